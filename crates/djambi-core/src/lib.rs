@@ -1,0 +1,56 @@
+//! # djambi-core
+//!
+//! The rules of Djambi ("Machiavelli's chessboard", Jean Anesto, 1975) as the project's
+//! `RULES.md` states them, with the notations of `NOTATION.md`: positions (DPN), turn text,
+//! legal-turn generation, playing turns with their effects, resignations, draws, rankings and
+//! game records. Pure: no I/O, no async.
+//!
+//! ```
+//! use djambi_core::{Position, Rules, Outcome};
+//!
+//! let mut pos = Position::new();
+//! assert_eq!(pos.legal_turns().len(), 30);
+//! let turn = pos.parse_turn("b7-b5").unwrap();
+//! pos.play(&turn).unwrap();
+//! assert_eq!(pos.to_move().map(|p| p.char()), Some('b'));
+//! assert_eq!(pos.outcome(), Outcome::Ongoing);
+//!
+//! // Illegal turns say which rule forbids them, and change nothing.
+//! let before = pos;
+//! let err = pos.parse_turn("g7-e5").unwrap_err();
+//! assert_eq!(err.to_string(), "e5: only a chief may end a move on the maze (R3.5)");
+//! assert_eq!(pos, before);
+//!
+//! // Positions read and write DPN.
+//! let again = Position::from_dpn(&pos.to_dpn(), Rules::default()).unwrap();
+//! assert_eq!(again, pos);
+//! ```
+
+mod board;
+mod effect;
+mod game;
+mod illegal;
+mod movegen;
+mod notation;
+mod perft;
+mod piece;
+mod play;
+mod position;
+mod record;
+mod rules;
+mod square;
+mod turn;
+
+pub use board::Board;
+pub use effect::Effect;
+pub use game::{Game, GameError, GameEvent};
+pub use illegal::{IllegalKind, IllegalTurn};
+pub use notation::{MAX_DPN_LEN, START_DPN, board_field, parse_setup};
+pub use perft::perft;
+pub use piece::{Army, ArmySet, Cell, Controller, Piece, Player, Role};
+pub use play::StateError;
+pub use position::{Field, Outcome, Position, Setup, SetupError};
+pub use record::{EventRecord, GameRecord, RECORD_FORMAT, RecordError, ResultRecord};
+pub use rules::{ParseRulesError, Rules};
+pub use square::{Direction, ParseSquareError, Square};
+pub use turn::{MAX_TURN_LEN, Move, ParseTurnError, Turn, TurnText};
