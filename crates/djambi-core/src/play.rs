@@ -327,6 +327,35 @@ impl Position {
         }
     }
 
+    /// The players of the next `n` turns as the rules give them if nobody is eliminated and
+    /// power does not change hands (R8.2–R8.5), starting with the player to move; empty when
+    /// the game is over.
+    pub fn coming_turns(&self, n: usize) -> Vec<Player> {
+        let mut out = Vec::with_capacity(n);
+        let mut sim = *self;
+        let ruler = self.ruler();
+        let alive = self.alive().len();
+        while out.len() < n {
+            let Some(p) = sim.to_move else { break };
+            out.push(p);
+            if sim.bonus > 1 {
+                sim.bonus -= 1;
+                continue;
+            }
+            if sim.bonus == 0 {
+                sim.last_regular = Some(p);
+                if let Some(r) = ruler.filter(|r| *r != p) {
+                    sim.bonus = if alive == 2 { 2 } else { 1 };
+                    sim.to_move = Some(r);
+                    continue;
+                }
+            }
+            sim.bonus = 0;
+            sim.to_move = Some(sim.next_regular());
+        }
+        out
+    }
+
     /// The first living player after the last regular turn's player in base order, skipping the
     /// ruler (R8.5); red first before any regular turn.
     pub(crate) fn next_regular(&self) -> Player {
@@ -450,5 +479,29 @@ impl Position {
         let outcome = self.outcome();
         debug_assert!(outcome != Outcome::Ongoing);
         fx.push(Effect::GameOver { outcome });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    fn pos(dpn: &str) -> Position {
+        Position::from_dpn(dpn, Rules::default()).unwrap()
+    }
+
+    fn letters(ps: Vec<Player>) -> String {
+        ps.into_iter().map(Army::char).collect()
+    }
+
+    #[test]
+    fn r8_3_coming_turns_with_a_ruler() {
+        // Red in power, four living players, blue to play its regular turn.
+        let p = pos("Cb8/9/9/9/4Cr4/9/9/9/Cy7Cg b rbyg g 0 - 0 9");
+        assert_eq!(letters(p.coming_turns(8)), "bryrgrbr");
+        let p = pos("Cb8/9/9/9/4Cr4/9/9/9/9 b rb-- g 0 - 0 9");
+        assert_eq!(letters(p.coming_turns(6)), "brrbrr");
+        assert_eq!(letters(Position::new().coming_turns(5)), "rbygr");
     }
 }
