@@ -1,0 +1,112 @@
+// The entry point: picks the language, routes by path (`/` lobby, `/game/{id}` game,
+// `/game/{id}/replay` replay, `/rules` rules) and keeps links inside the page.
+
+import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, t } from './i18n.js';
+import { h } from './dom.js';
+
+/**
+ * @typedef {object} View
+ * @property {() => void} [unmount]
+ * @property {() => void} [relabel]   redraw the text after a language change
+ */
+
+/** @type {View | null} */
+let view = null;
+let routeSeq = 0;
+
+/**
+ * @param {string} path
+ * @returns {{name: string, params: Record<string, string>}}
+ */
+export function matchRoute(path) {
+  let m;
+  if (path === '/' || path === '/index.html') return { name: 'lobby', params: {} };
+  if (path === '/rules' || path === '/rules/') return { name: 'rules', params: {} };
+  if ((m = /^\/game\/([^/]+)\/replay\/?$/.exec(path))) return { name: 'replay', params: { id: decodeURIComponent(m[1]) } };
+  if ((m = /^\/game\/([^/]+)\/?$/.exec(path))) return { name: 'game', params: { id: decodeURIComponent(m[1]) } };
+  return { name: 'notfound', params: {} };
+}
+
+async function route() {
+  const seq = ++routeSeq;
+  const main = /** @type {HTMLElement} */ (document.getElementById('main'));
+  if (view && view.unmount) view.unmount();
+  view = null;
+  main.replaceChildren();
+  const { name, params } = matchRoute(location.pathname);
+  document.body.dataset.page = name;
+  markNav(name);
+  let mod;
+  if (name === 'lobby') mod = await import('./lobby.js');
+  else if (name === 'game') mod = await import('./game.js');
+  else if (name === 'replay') mod = await import('./replay.js');
+  else if (name === 'rules') mod = await import('./rules.js');
+  if (seq !== routeSeq) return;
+  if (!mod) {
+    document.title = `${t('notfound.title')} — Djambi Online`;
+    main.append(h('section', { class: 'card narrow' },
+      h('h1', { text: t('notfound.title') }),
+      h('p', {}, h('a', { href: '/', text: t('notfound.back') }))));
+    return;
+  }
+  view = mod.mount(main, params);
+}
+
+/** @param {string} name */
+function markNav(name) {
+  for (const a of document.querySelectorAll('.topbar nav a')) {
+    const target = a.getAttribute('data-route');
+    if (target === name) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+}
+
+/**
+ * Goes to a path inside the app without reloading the page.
+ * @param {string} path
+ */
+export function navigate(path) {
+  history.pushState(null, '', path);
+  route();
+  window.scrollTo(0, 0);
+}
+
+function relabelChrome() {
+  for (const el of document.querySelectorAll('[data-i18n]')) {
+    el.textContent = t(el.getAttribute('data-i18n') || '');
+  }
+  const sel = /** @type {HTMLSelectElement | null} */ (document.getElementById('lang'));
+  if (sel) sel.value = language();
+}
+
+async function start() {
+  const sel = /** @type {HTMLSelectElement} */ (document.getElementById('lang'));
+  for (const [code, name] of LANGUAGES) sel.append(h('option', { value: code, lang: code, text: name }));
+  sel.addEventListener('change', () => setLanguage(sel.value));
+  await setLanguage(preferredLanguage());
+  relabelChrome();
+  onLanguageChange(() => {
+    relabelChrome();
+    if (view && view.relabel) view.relabel();
+    else route();
+  });
+  document.addEventListener('click', (e) => {
+    const a = /** @type {Element} */ (e.target).closest('a');
+    if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    if (a.target || a.hasAttribute('download')) return;
+    const url = new URL(a.href, location.href);
+    if (url.origin !== location.origin || url.pathname.startsWith('/api/')) return;
+    if (matchRoute(url.pathname).name === 'notfound') return;
+    e.preventDefault();
+    if (url.pathname === location.pathname && url.hash) {
+      history.pushState(null, '', url.pathname + url.hash);
+      route();
+      return;
+    }
+    navigate(url.pathname + url.search + url.hash);
+  });
+  window.addEventListener('popstate', route);
+  await route();
+}
+
+start();

@@ -1,0 +1,589 @@
+// The game page (`/game/{id}`): the board, entering turns from the server's legal turns, the turn
+// list, resign and draws, the chat; it resumes its seat after a reload and catches up after drops.
+
+import { h, replace, toast, confirmDialog, copyText } from './dom.js';
+import { t } from './i18n.js';
+import { GameSocket, claimSeat, forgetSeat, getGame, loadSeat, parseInvite, recordUrl, saveSeat } from './protocol.js';
+import { BoardView } from './board.js';
+import { parseDpn, previewBoard, ROLE_NAMES, MAZE } from './dpn.js';
+import * as P from './picker.js';
+import { applyEvent, applyPresence, isAlive, normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';
+import { narrate, pieceName } from './narrate.js';
+import { historyList, scrollToCurrent } from './turns.js';
+import { ChatPanel } from './chat.js';
+import { gameOverCard, who, playersPanel, turnBanner } from './panels.js';
+import { errorText, rememberName, savedName } from './lobby.js';
+import { armySwatch } from './pieces.js';
+
+const CONFIRM_KEY = 'djambi.confirm';
+
+/**
+ * Describes a square for tooltips and screen readers.
+ * @param {string} sq @param {any} cell
+ */
+export function describeSquare(sq, cell) {
+  if (!cell) return sq === MAZE ? t('pieces.maze_empty') : t('pieces.empty', { sq });
+  if ('corpse' in cell) return t('pieces.corpse', { sq });
+  const role = ROLE_NAMES[/** @type {keyof typeof ROLE_NAMES} */ (cell.role)];
+  return t('pieces.tooltip', { sq, piece: pieceName(t, { army: cell.army, role }), help: t(`role_help.${role}`) });
+}
+
+/**
+ * @param {HTMLElement} main
+ * @param {{id: string}} params
+ */
+export function mount(main, { id }) {
+  const invite = parseInvite(location.hash);
+  if (invite) {
+    saveSeat(id, invite);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+  let seat = loadSeat(id);
+  /** @type {any} */
+  let game = null;
+  /** @type {{role: string, player?: string} | null} */
+  let you = null;
+  let status = 'connecting';
+  let picker = P.createPicker({});
+  let sending = false;
+  /** @type {number | null} index of the event whose position is shown; null: the live position */
+  let viewing = null;
+  let confirmTurns = true;
+  try { confirmTurns = localStorage.getItem(CONFIRM_KEY) !== '0'; } catch { /* ignore */ }
+  /** @type {GameSocket | null} */
+  let socket = null;
+  let fatal = '';
+
+  const me = () => (you && you.role === 'player' && you.player ? you.player : null);
+  const myTurn = () => Boolean(game && !game.result && me() && game.to_move === me());
+
+  const root = h('div', { class: 'game-page' });
+  const head = h('div', { class: 'game-head' });
+  const banner = h('div', { class: 'banner-slot' });
+  const board = new BoardView({
+    onSquare: (sq) => clickSquare(sq),
+    onBack: () => takeBack(),
+    onCursor: (sq) => { live.textContent = describeSquare(sq, board.board[sq]) + optionNote(sq); },
+    describe: describeSquare,
+    label: 'Board',
+  });
+  const boardFrame = h('div', { class: 'board-frame' }, board.svg);
+  const prompt = h('div', { class: 'prompt', 'aria-live': 'polite' });
+  const live = h('div', { class: 'visually-hidden', 'aria-live': 'polite' });
+  const players = h('div', { class: 'players-slot' });
+  const actions = h('section', { class: 'panel actions', 'aria-label': 'Actions' });
+  const historyBox = h('section', { class: 'panel history-panel', 'aria-labelledby': 'history-title' });
+  const chat = new ChatPanel({
+    me,
+    seats: () => (game ? game.seats : []),
+    onSend: async (text, to) => {
+      if (!socket) throw new Error(t('errors.offline'));
+      try {
+        if (to) await socket.command('whisper', { to, text });
+        else await socket.command('chat', { text });
+      } catch (e) {
+        throw new Error(errorText(e));
+      }
+    },
+  });
+  root.append(head,
+    h('div', { class: 'game-layout' },
+      h('div', { class: 'board-col' }, banner, boardFrame, prompt, live),
+      h('div', { class: 'side-col' }, players, actions, historyBox, chat.element)));
+  main.append(root);
+
+  // ---- connecting ----
+
+  function connect() {
+    socket = new GameSocket(id, seat ? seat.token : null, {
+      onSnapshot(msg) {
+        game = normalizeGame(msg.game);
+        syncSeats(game);
+        you = msg.you || { role: 'spectator' };
+        if (seat && you && you.role !== 'player') {
+          // The server did not take our token: watch instead of pretending to play.
+          forgetSeat(id);
+          seat = null;
+        }
+        board.setOrientation(me() || 'r');
+        newTurnState();
+        chat.setMessages(game.chat);
+        chat.render();
+        renderAll();
+      },
+      onEvent(msg) {
+        if (!game) return;
+        const ev = msg.event;
+        applyEvent(game, msg.v, ev);
+        if (ev.kind === 'turn' || ev.kind === 'resign' || ev.kind === 'draw_agreed') {
+          newTurnState();
+          live.textContent = narrate(t, ev);
+        }
+        if (ev.kind === 'draw_offered' || ev.kind === 'draw_declined') toast(narrate(t, ev));
+        renderAll(viewing === null && (ev.kind === 'turn' || ev.kind === 'resign') ? travels(ev) : []);
+      },
+      onChat(msg) {
+        chat.add(msg);
+        if (msg.to && msg.from !== me()) toast(t('chat.whisper_toast', { name: msg.name || t(`player.${msg.from}`) }));
+      },
+      onPresence(p) {
+        if (!game) return;
+        applyPresence(game, p);
+        renderPlayers();
+      },
+      onStatus(s) {
+        status = s;
+        chat.setOnline(s === 'online');
+        renderHead();
+        renderPrompt();
+        renderActions();
+      },
+      onError(msg) {
+        if (msg.code === 'bad_token') {
+          forgetSeat(id);
+          seat = null;
+          toast(t('errors.bad_token'), 'error');
+          if (socket) socket.setToken(null);
+        } else if (msg.code === 'not_found') {
+          fatal = t('game.not_found');
+          if (socket) socket.close();
+          renderAll();
+        } else {
+          toast(errorText(msg), 'error');
+        }
+      },
+      async onReconnected() {
+        // Chat is not versioned: pick up public messages sent while we were away.
+        try {
+          const snap = await getGame(id);
+          for (const m of (snap && snap.chat) || []) chat.add(m);
+        } catch { /* the next reconnect will try again */ }
+      },
+    });
+  }
+
+  function newTurnState() {
+    sending = false;
+    picker = P.createPicker(myTurn() ? game.legal : {});
+  }
+
+  // ---- entering a turn ----
+
+  /** @param {string} sq */
+  function clickSquare(sq) {
+    if (!game || viewing !== null || !myTurn() || sending || status !== 'online') return;
+    const next = P.click(picker, sq);
+    if (!next) return;
+    picker = next;
+    afterPick();
+  }
+
+  function takeBack() {
+    if (viewing !== null) {
+      viewing = null;
+      renderAll();
+      return;
+    }
+    if (!picker.path.length || sending) return;
+    picker = P.back(picker);
+    afterPick();
+  }
+
+  /** @param {string | null} value */
+  function pickNone(value) {
+    const next = P.choose(picker, value);
+    if (next) {
+      picker = next;
+      afterPick();
+    }
+  }
+
+  function afterPick() {
+    const st = P.stage(picker);
+    if (st.field === 'done' && !confirmTurns) {
+      send();
+      return;
+    }
+    renderBoard();
+    renderPrompt();
+    const s = P.stage(picker);
+    if (board.cursorShown) {
+      // Keyboard players: put the cursor on the first thing to choose.
+      if (s.options.length && !s.options.includes(board.cursor)) board.setCursor(s.options[0]);
+    }
+  }
+
+  async function send(text = P.stage(picker).turn) {
+    if (!text || !socket || sending) return;
+    sending = true;
+    renderBoard();
+    renderPrompt();
+    try {
+      await socket.command('move', { turn: text });
+      // The turn event redraws everything; if it came first, nothing is left to do.
+    } catch (e) {
+      sending = false;
+      picker = P.createPicker(myTurn() ? game.legal : {});
+      toast(errorText(e), 'error');
+      renderBoard();
+      renderPrompt();
+    }
+  }
+
+  /** @param {string} sq */
+  function optionNote(sq) {
+    const st = P.stage(picker);
+    if (!myTurn() || viewing !== null) return '';
+    if (st.field === 'from' && P.movableSquares(picker).includes(sq)) return ` — ${t('game.can_move')}`;
+    if (st.options.includes(sq)) return ` — ${t(`game.can_choose_${st.field}`)}`;
+    return '';
+  }
+
+  // ---- drawing ----
+
+  /** @param {{from: string, to: string, flash?: boolean}[]} [animate] */
+  function renderAll(animate = []) {
+    renderHead();
+    renderBanner();
+    renderBoard(animate);
+    renderPrompt();
+    renderPlayers();
+    renderActions();
+    renderHistory();
+  }
+
+  function renderHead() {
+    const m = me();
+    const statusText = t(`conn.${status}`);
+    replace(head,
+      h('h1', { class: 'game-title' },
+        h('span', { text: t('game.title') }),
+        h('small', { class: 'muted game-id', text: id.slice(0, 8) })),
+      h('div', { class: 'seat-badge' },
+        m ? [armySwatch(m, 16), h('span', { text: t('game.you_play', { player: t(`player.${m}`) }) })]
+          : h('span', { text: game ? t('game.spectating') : '' })),
+      h('span', { class: ['conn-badge', `conn-${status}`], role: 'status', title: statusText },
+        h('span', { class: 'dot', 'aria-hidden': 'true' }), statusText));
+    if (game) {
+      const prefix = myTurn() ? `● ${t('game.your_turn')} — ` : '';
+      document.title = `${prefix}${t('game.title')} — Djambi Online`;
+    } else {
+      document.title = `${t('game.title')} — Djambi Online`;
+    }
+  }
+
+  function renderBanner() {
+    if (fatal) {
+      replace(banner, h('div', { class: 'card error-card', role: 'alert' }, h('p', { text: fatal }), h('a', { href: '/', class: 'btn', text: t('notfound.back') })));
+      return;
+    }
+    if (!game) {
+      replace(banner, h('div', { class: 'turn-banner', text: t('common.loading') }));
+      return;
+    }
+    const parts = [];
+    if (game.result) {
+      parts.push(gameOverCard(game, me(), [
+        h('a', { class: 'btn btn-primary', href: `/game/${id}/replay`, text: t('game.replay') }),
+        h('a', { class: 'btn', href: recordUrl(id), download: `djambi-${id}.json`, text: t('game.download') }),
+        h('a', { class: 'btn btn-ghost', href: '/', text: t('game.new_game') }),
+      ]));
+    } else {
+      parts.push(turnBanner(game, me()));
+    }
+    const offer = game.draw_offer;
+    if (offer && !game.result) {
+      const m = me();
+      const accepted = Array.isArray(offer.accepted) ? offer.accepted : [offer.by];
+      const canAnswer = m && isAlive(game, m) && !accepted.includes(m);
+      parts.push(h('div', { class: 'draw-offer', role: 'status' },
+        h('span', { text: offer.by === m ? t('game.you_offered') : t('game.draw_offered_by', { who: who(game, offer.by) }) }),
+        canAnswer ? h('span', { class: 'draw-actions' },
+          h('button', { type: 'button', class: 'btn btn-small btn-primary accept-draw', text: t('game.accept'), onclick: () => command('accept_draw') }),
+          h('button', { type: 'button', class: 'btn btn-small decline-draw', text: t('game.decline'), onclick: () => command('decline_draw') })) : null));
+    }
+    replace(banner, ...parts);
+  }
+
+  function renderBoard(animate = /** @type {{from: string, to: string, flash?: boolean}[]} */ ([])) {
+    if (!game) return;
+    boardFrame.classList.toggle('viewing', viewing !== null);
+    boardFrame.classList.toggle('my-turn', myTurn() && viewing === null);
+    if (viewing !== null) {
+      const ev = viewing >= 0 ? game.events[viewing] : null;
+      const dpn = ev ? ev.dpn : game.start;
+      board.draw(parseDpn(dpn).board, { last: ev ? touchedSquares(ev) : [] }, []);
+      return;
+    }
+    const pos = parseDpn(game.dpn);
+    const all = positions(game);
+    const lastEv = all.length ? all[all.length - 1].event : null;
+    /** @type {import('./board.js').Marks} */
+    const marks = { last: touchedSquares(lastEv) };
+    let shown = pos.board;
+    if (myTurn()) {
+      const st = P.stage(picker);
+      const from = P.chosen(picker, 'from');
+      const to = P.chosen(picker, 'to');
+      if (st.field === 'from') {
+        marks.movable = P.movableSquares(picker);
+      } else if (from) {
+        marks.selected = from;
+        if (st.field === 'done' && st.parts) {
+          shown = previewBoard(pos.board, st.parts);
+          marks.changed = [...new Set([st.parts.from, st.parts.to, st.parts.victim, st.parts.exit, st.parts.place].filter((x) => x !== null))]
+            .map(String);
+          marks.last = [];
+        } else if (to) {
+          // Show the move so far; a piece still to be placed is "in hand" and not drawn.
+          shown = previewBoard(pos.board, {
+            from, to, victim: P.chosen(picker, 'victim') ?? null, exit: P.chosen(picker, 'exit') ?? null, place: null,
+          });
+          marks.chosen = [to, P.chosen(picker, 'exit')].filter((x) => typeof x === 'string').map(String);
+          marks.last = [];
+        }
+        if (st.field !== 'done') {
+          marks.options = st.options;
+          marks.optionKind = /** @type {any} */ (st.field);
+        }
+      }
+    }
+    board.draw(shown, marks, animate);
+  }
+
+  function renderPrompt() {
+    if (!game) {
+      replace(prompt);
+      return;
+    }
+    const m = me();
+    if (viewing !== null) {
+      const ev = viewing >= 0 ? game.events[viewing] : null;
+      replace(prompt, h('div', { class: 'prompt-row viewing' },
+        h('span', { text: ev ? t('game.viewing_after', { n: ev.kind === 'turn' ? ev.number : '·' }) : t('game.viewing_start') }),
+        h('button', { type: 'button', class: 'btn btn-small btn-primary back-live', text: t('game.back_live'), onclick: () => { viewing = null; renderAll(); } })));
+      return;
+    }
+    if (game.result) {
+      replace(prompt);
+      return;
+    }
+    if (status !== 'online') {
+      replace(prompt, h('div', { class: 'prompt-row offline' }, h('span', { text: t('game.offline_prompt') })));
+      return;
+    }
+    if (!myTurn()) {
+      let text;
+      if (m && !isAlive(game, m)) text = t('game.you_are_out');
+      else if (game.to_move) text = t(m ? 'game.waiting_for' : 'game.watching_turn', { who: who(game, game.to_move) });
+      else text = '';
+      replace(prompt, h('div', { class: 'prompt-row' }, h('span', { text })));
+      return;
+    }
+    if (sending) {
+      replace(prompt, h('div', { class: 'prompt-row' }, h('span', { text: t('game.sending') })));
+      return;
+    }
+    const st = P.stage(picker);
+    const from = P.chosen(picker, 'from');
+    const pos = parseDpn(game.dpn);
+    const mover = from ? pos.board[from] : null;
+    const roleName = mover && !('corpse' in mover) ? ROLE_NAMES[/** @type {keyof typeof ROLE_NAMES} */ (mover.role)] : 'Militant';
+    const roleText = t(`role.${roleName}`);
+    const to = P.chosen(picker, 'to');
+    const target = to ? pos.board[to] : null;
+    let text = '';
+    /** @type {HTMLElement[]} */
+    const buttons = [];
+    switch (st.field) {
+      case 'none':
+        text = t('game.no_moves');
+        break;
+      case 'from':
+        text = t('game.prompt_from');
+        if (st.canPass) buttons.push(h('button', { type: 'button', class: 'btn btn-primary', text: t('game.pass'), onclick: () => send('pass') }));
+        break;
+      case 'to':
+        text = t('game.prompt_to', { role: roleText });
+        break;
+      case 'victim':
+        text = t('game.prompt_victim', { role: roleText });
+        if (st.allowNone) buttons.push(h('button', { type: 'button', class: 'btn kill-nobody', text: t('game.kill_nobody'), onclick: () => pickNone(null) }));
+        break;
+      case 'exit':
+        text = t('game.prompt_exit', { role: roleText });
+        break;
+      case 'place':
+        if (mover && !('corpse' in mover) && mover.role === 'D' && target && !('corpse' in target)) {
+          text = t('game.prompt_place_piece', { piece: pieceName(t, { army: target.army, role: ROLE_NAMES[/** @type {keyof typeof ROLE_NAMES} */ (target.role)] }) });
+        } else {
+          text = t('game.prompt_place_corpse');
+        }
+        break;
+      case 'done':
+        text = t('game.prompt_done');
+        buttons.push(h('button', { type: 'button', class: 'btn btn-primary send-turn', text: t('game.send', { turn: st.turn || '' }), onclick: () => send() }));
+        break;
+      default:
+        break;
+    }
+    if (picker.path.length) {
+      buttons.push(h('button', { type: 'button', class: 'btn take-back', title: t('game.take_back_keys'), text: t('game.take_back'), onclick: () => takeBack() }));
+    }
+    const path = picker.path.map((c) => c.value ?? '—');
+    replace(prompt, h('div', { class: ['prompt-row', 'mine', `stage-${st.field}`] },
+      h('span', { class: 'prompt-text', text }),
+      path.length ? h('code', { class: 'prompt-path', 'aria-label': t('game.so_far'), text: path.join(' → ') }) : null,
+      h('span', { class: 'prompt-buttons' }, ...buttons)));
+  }
+
+  function renderPlayers() {
+    if (!game) return;
+    replace(players, playersPanel(game, me()));
+  }
+
+  function renderActions() {
+    if (!game) {
+      replace(actions);
+      return;
+    }
+    const m = me();
+    const alive = m !== null && isAlive(game, m);
+    const online = status === 'online';
+    const offerPending = Boolean(game.draw_offer);
+    replace(actions,
+      alive ? h('div', { class: 'action-row' },
+        h('button', { type: 'button', class: 'btn btn-danger resign', disabled: !online, text: t('game.resign'), onclick: resign }),
+        h('button', { type: 'button', class: 'btn offer-draw', disabled: !online || offerPending, text: t('game.offer_draw'), onclick: () => command('offer_draw') })) : null,
+      m ? h('label', { class: 'check small' },
+        h('input', {
+          type: 'checkbox', checked: confirmTurns, class: 'confirm-toggle',
+          onchange: (/** @type {Event} */ e) => {
+            confirmTurns = /** @type {HTMLInputElement} */ (e.target).checked;
+            try { localStorage.setItem(CONFIRM_KEY, confirmTurns ? '1' : '0'); } catch { /* ignore */ }
+          },
+        }),
+        h('span', { text: t('game.confirm_turns') })) : null,
+      h('div', { class: 'action-row links' },
+        h('a', { class: 'btn btn-ghost btn-small', href: `/game/${id}/replay`, text: t('game.replay') }),
+        h('a', { class: 'btn btn-ghost btn-small', href: recordUrl(id), download: `djambi-${id}.json`, text: t('game.download') }),
+        h('button', {
+          type: 'button', class: 'btn btn-ghost btn-small', text: t('game.copy_watch_link'),
+          onclick: async () => toast((await copyText(`${location.origin}/game/${id}`)) ? t('common.copied') : t('common.copy_failed')),
+        })));
+  }
+
+  function renderHistory() {
+    if (!game) return;
+    const all = positions(game);
+    const lastIndex = all.length ? all[all.length - 1].index : -1;
+    const selected = viewing === null ? lastIndex : viewing;
+    const list = historyList({
+      events: game.events, selected, live: viewing === null,
+      onSelect: (i) => {
+        viewing = i === lastIndex ? null : i;
+        renderBoard();
+        renderPrompt();
+        renderHistory();
+      },
+    });
+    const step = (/** @type {number} */ d) => {
+      const idx = [-1, ...all.map((e) => e.index)];
+      const k = idx.indexOf(selected);
+      const next = idx[Math.min(idx.length - 1, Math.max(0, k + d))];
+      viewing = next === lastIndex ? null : next;
+      renderBoard();
+      renderPrompt();
+      renderHistory();
+    };
+    const scroller = h('div', { class: 'history-scroll' }, list);
+    replace(historyBox,
+      h('div', { class: 'panel-head' },
+        h('h2', { id: 'history-title', class: 'panel-title', text: t('game.turns') }),
+        h('span', { class: 'step-buttons' },
+          h('button', { type: 'button', class: 'btn btn-icon', 'aria-label': t('replay.prev'), title: t('replay.prev'), text: '◀', onclick: () => step(-1) }),
+          h('button', { type: 'button', class: 'btn btn-icon', 'aria-label': t('replay.next'), title: t('replay.next'), text: '▶', onclick: () => step(1) }))),
+      scroller);
+    requestAnimationFrame(() => scrollToCurrent(list));
+  }
+
+  /** @param {string} type */
+  async function command(type) {
+    if (!socket) return;
+    try {
+      await socket.command(type);
+    } catch (e) {
+      if (/** @type {any} */ (e).code === 'no_draw_offer' && game) {
+        game.draw_offer = null;
+        renderBanner();
+        renderActions();
+      }
+      toast(errorText(e), 'error');
+    }
+  }
+
+  async function resign() {
+    const ok = await confirmDialog({
+      title: t('game.resign_title'), body: t('game.resign_body'), ok: t('game.resign_ok'), cancel: t('common.cancel'), danger: true,
+    });
+    if (ok) command('resign');
+  }
+
+  // ---- claiming an invited seat ----
+
+  function claimCard() {
+    if (!seat) return;
+    const s = seat;
+    const input = h('input', { type: 'text', id: 'claim-name', maxlength: '40', required: true, value: savedName(), autocomplete: 'nickname' });
+    const form = h('form', {
+      class: 'card claim', 'aria-labelledby': 'claim-title',
+      onsubmit: async (/** @type {Event} */ e) => {
+        e.preventDefault();
+        const name = input.value.trim();
+        if (!name) return;
+        rememberName(name);
+        try {
+          const res = await claimSeat(id, { name, token: s.token });
+          if (res && res.token) {
+            seat = { player: res.player || s.player, token: res.token };
+            saveSeat(id, seat);
+          }
+        } catch (err) {
+          const code = /** @type {any} */ (err).code;
+          if (code === 'bad_token' || code === 'not_found') {
+            forgetSeat(id);
+            seat = null;
+          }
+          // seat_taken: this token may have claimed it already (a reopened link); the socket decides.
+          if (code !== 'seat_taken') toast(errorText(err), 'error');
+        }
+        form.remove();
+        root.hidden = false;
+        connect();
+        renderAll();
+      },
+    },
+    h('h1', { id: 'claim-title' }, armySwatch(s.player, 24), h('span', { text: t('claim.title', { player: t(`player.${s.player}`) }) })),
+    h('p', { text: t('claim.body') }),
+    h('label', { class: 'field' }, h('span', { text: t('claim.name') }), input),
+    h('button', { type: 'submit', class: 'btn btn-primary btn-wide', text: t('claim.take') }));
+    root.hidden = true;
+    main.prepend(form);
+    input.focus();
+  }
+
+  renderAll();
+  if (invite && seat) claimCard();
+  else connect();
+
+  return {
+    unmount() {
+      if (socket) socket.close();
+      socket = null;
+    },
+    relabel() {
+      chat.render();
+      renderAll();
+    },
+  };
+}

@@ -1,0 +1,212 @@
+// The client's copy of a game (PROTOCOL §3.3) and how events change it (§3.4). It mirrors what
+// the server says; where the server is silent (who is alive) it reads the DPN. Pure: unit-tested.
+
+import { ARMIES, MAZE, livingPlayers, parseDpn } from './dpn.js';
+
+/** Fields a turn or resign event carries for the state after it. */
+const STATE_FIELDS = ['dpn', 'to_move', 'bonus', 'order', 'ruler', 'control', 'legal', 'result', 'ranking'];
+
+/**
+ * Fills the fields a snapshot may leave out, so the rest of the client can rely on them.
+ * @param {any} game
+ */
+export function normalizeGame(game) {
+  const g = { ...game };
+  g.events = Array.isArray(g.events) ? g.events : [];
+  g.turns = Array.isArray(g.turns) ? g.turns : [];
+  g.seats = Array.isArray(g.seats) ? g.seats.map((/** @type {any} */ s) => ({ ...s })) : [];
+  g.chat = Array.isArray(g.chat) ? g.chat : [];
+  g.legal = g.legal || {};
+  g.order = Array.isArray(g.order) ? g.order : [];
+  g.ranking = Array.isArray(g.ranking) ? g.ranking : [];
+  g.eliminated = Array.isArray(g.eliminated) ? g.eliminated : [];
+  g.spectators = typeof g.spectators === 'number' ? g.spectators : 0;
+  g.draw_offer = g.draw_offer || null;
+  g.result = g.result || null;
+  return g;
+}
+
+/**
+ * Applies one versioned event (§3.4) to the game, in place.
+ * @param {any} g  a normalized game
+ * @param {number} v
+ * @param {any} ev
+ */
+export function applyEvent(g, v, ev) {
+  g.v = v;
+  g.events.push(ev);
+  switch (ev.kind) {
+    case 'turn':
+      g.turns.push({ v, number: ev.number, player: ev.player, turn: ev.turn });
+    // falls through: a turn and a resignation both carry the state after them
+    case 'resign':
+      for (const k of STATE_FIELDS) if (k in ev) g[k] = ev[k];
+      g.legal = g.legal || {};
+      g.order = g.order || [];
+      for (const fx of ev.effects || []) {
+        if (fx.type === 'eliminated' && !g.eliminated.includes(fx.player)) g.eliminated.push(fx.player);
+      }
+      if (g.result) g.draw_offer = null;
+      break;
+    case 'draw_offered':
+      g.draw_offer = { by: ev.by, accepted: [ev.by] };
+      break;
+    case 'draw_declined':
+      g.draw_offer = null;
+      break;
+    case 'draw_agreed':
+      for (const k of ['dpn', 'result', 'ranking']) if (k in ev) g[k] = ev[k];
+      g.to_move = null;
+      g.legal = {};
+      g.order = [];
+      g.draw_offer = null;
+      break;
+    default:
+      break;
+  }
+  syncSeats(g);
+}
+
+/**
+ * Marks each seat alive or not from the position (a player is alive while its chief is).
+ * @param {any} g
+ */
+export function syncSeats(g) {
+  let alive;
+  try {
+    alive = livingPlayers(parseDpn(g.dpn));
+  } catch {
+    return;
+  }
+  for (const s of g.seats) s.alive = alive.includes(s.player);
+}
+
+/**
+ * Applies a presence message (§3.2).
+ * @param {any} g
+ * @param {{seats?: {player: string, connected: boolean}[], spectators?: number}} p
+ */
+export function applyPresence(g, p) {
+  for (const s of p.seats || []) {
+    const seat = g.seats.find((/** @type {any} */ x) => x.player === s.player);
+    if (seat) seat.connected = s.connected;
+  }
+  if (typeof p.spectators === 'number') g.spectators = p.spectators;
+}
+
+/**
+ * The controller of an army, normalized: a player letter, 'h' for the hostage, or null.
+ * @param {any} g
+ * @param {string} army
+ */
+export function controllerOf(g, army) {
+  const c = g.control ? g.control[army] : undefined;
+  if (c === undefined) {
+    try { return parseDpn(g.dpn).control[army]; } catch { return null; }
+  }
+  return c === '-' || c === '' ? null : c;
+}
+
+/**
+ * The armies a player controls.
+ * @param {any} g
+ * @param {string} player
+ */
+export function armiesOf(g, player) {
+  return ARMIES.filter((a) => controllerOf(g, a) === player);
+}
+
+/**
+ * The game's events that have a position after them (turns, resignations, an agreed draw),
+ * each with its index in `g.events`.
+ * @param {any} g
+ * @returns {{index: number, event: any}[]}
+ */
+export function positions(g) {
+  return g.events
+    .map((/** @type {any} */ event, /** @type {number} */ index) => ({ index, event }))
+    .filter((/** @type {{event: any}} */ e) => typeof e.event.dpn === 'string');
+}
+
+/**
+ * The squares to highlight for an event: where the piece came from and went, and every square
+ * its kill, exit or placement touched.
+ * @param {any} ev
+ * @returns {string[]}
+ */
+export function touchedSquares(ev) {
+  const out = new Set();
+  for (const fx of (ev && ev.effects) || []) {
+    switch (fx.type) {
+      case 'moved': out.add(fx.from); out.add(fx.to); break;
+      case 'killed': out.add(fx.at); break;
+      case 'exited_maze': out.add(fx.to); break;
+      case 'corpse_moved':
+      case 'displaced': out.add(fx.from); out.add(fx.to); break;
+      case 'resigned':
+      case 'encircled': out.add(fx.at); break;
+      default: break;
+    }
+  }
+  return [...out];
+}
+
+/**
+ * How pieces travelled in an event, for animation: each piece's final square and where it came
+ * from (a piece leaving the maze slides from its start straight to its exit).
+ * @param {any} ev
+ * @returns {{from: string, to: string, flash?: boolean}[]}
+ */
+export function travels(ev) {
+  const fx = (ev && ev.effects) || [];
+  /** @type {{from: string, to: string, flash?: boolean}[]} */
+  const out = [];
+  const moved = fx.find((/** @type {any} */ e) => e.type === 'moved');
+  const exited = fx.find((/** @type {any} */ e) => e.type === 'exited_maze');
+  if (moved) out.push({ from: moved.from, to: exited ? exited.to : moved.to });
+  for (const e of fx) {
+    if (e.type === 'corpse_moved' || e.type === 'displaced') out.push({ from: e.from, to: e.to });
+    if (e.type === 'killed' && !fx.some((/** @type {any} */ c) => c.type === 'corpse_moved' && c.from === e.at)) {
+      out.push({ from: e.at, to: e.at, flash: true });
+    }
+    if (e.type === 'encircled' || e.type === 'resigned') out.push({ from: e.at, to: e.at, flash: true });
+  }
+  return out;
+}
+
+/**
+ * Whether a player may still act in the game (resign, offer a draw).
+ * @param {any} g
+ * @param {string | null | undefined} player
+ */
+export function isAlive(g, player) {
+  if (!player || g.result) return false;
+  const seat = g.seats.find((/** @type {any} */ s) => s.player === player);
+  if (seat && typeof seat.alive === 'boolean') return seat.alive;
+  try { return livingPlayers(parseDpn(g.dpn)).includes(player); } catch { return false; }
+}
+
+/**
+ * The coming turns for display: each with whether it is a bonus turn of the ruler.
+ * @param {any} g
+ * @returns {{player: string, bonus: boolean}[]}
+ */
+export function comingTurns(g) {
+  const ruler = g.ruler || null;
+  return (g.order || []).map((/** @type {string} */ p) => ({ player: p, bonus: ruler !== null && p === ruler }));
+}
+
+/**
+ * The ruler, from the snapshot or, failing that, from the maze.
+ * @param {any} g
+ */
+export function rulerOf(g) {
+  if (g.ruler !== undefined) return g.ruler;
+  try {
+    const pos = parseDpn(g.dpn);
+    const c = pos.board[MAZE];
+    return c && !('corpse' in c) && c.role === 'C' && pos.control[c.army] !== 'h' ? c.army : null;
+  } catch {
+    return null;
+  }
+}

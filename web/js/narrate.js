@@ -1,0 +1,183 @@
+// Plain sentences for game events, built from the core's effects (PROTOCOL §3.4), e.g.
+// "Red's Assassin kills Blue's Chief in the maze and leaves to e6 — Blue is eliminated and Blue's
+// army passes to Red". Pure: takes the translate function, so it runs under Node too.
+
+import { capitalize, listOf } from './i18n.js';
+import { MAZE } from './dpn.js';
+
+/** @typedef {import('./i18n.js').Translate} Translate */
+/** @typedef {{army: string, role: string}} EffectPiece */
+
+/**
+ * "Red's Assassin" / "l'Assassin rouge" / "l'Assassino rosso".
+ * @param {Translate} t
+ * @param {EffectPiece} p
+ */
+export function pieceName(t, p) {
+  return t('narr.piece', {
+    player: t(`player.${p.army}`),
+    adj: t(`adj_piece.${p.army}`),
+    role: t(`role.${p.role}`),
+    role_the: t(`role_the.${p.role}`),
+  });
+}
+
+/**
+ * "Blue's army" / "the Blue and Green armies".
+ * @param {Translate} t
+ * @param {string[]} armies
+ */
+export function armiesName(t, armies) {
+  if (armies.length === 1) {
+    const a = armies[0];
+    return t('narr.army_one', { player: t(`player.${a}`), adj: t(`adj_army.${a}`) });
+  }
+  return t('narr.army_many', { list: listOf(t, armies.map((a) => t(`adj_army.${a}`))) });
+}
+
+/** @param {Translate} t @param {string} sq */
+function where(t, sq) {
+  return sq === MAZE ? t('narr.in_maze') : t('narr.on', { sq });
+}
+
+/**
+ * The main clause of a turn: what the moving piece did.
+ * @param {Translate} t
+ * @param {any[]} fx
+ * @param {Set<any>} used  effects the clause tells, so consequences skip them
+ */
+function mainClause(t, fx, used) {
+  const find = (/** @type {string} */ type) => fx.find((e) => e.type === type);
+  const passed = find('passed');
+  if (passed) {
+    used.add(passed);
+    return t('narr.pass', { player: t(`player.${passed.player}`) });
+  }
+  const moved = find('moved');
+  if (!moved) return '';
+  used.add(moved);
+  const killed = find('killed');
+  const exited = find('exited_maze');
+  const displaced = find('displaced');
+  const corpse = find('corpse_moved');
+  for (const e of [killed, exited, displaced, corpse]) if (e) used.add(e);
+  const p = {
+    piece: pieceName(t, moved.piece),
+    from: moved.from,
+    to: moved.to,
+    exit: exited ? exited.to : '',
+    victim: killed ? pieceName(t, killed.piece) : displaced ? pieceName(t, displaced.piece) : '',
+    where: killed ? where(t, killed.at) : '',
+    place: displaced ? displaced.to : corpse ? corpse.to : '',
+  };
+  switch (moved.piece.role) {
+    case 'Chief':
+    case 'Militant':
+      if (killed) return t('narr.kill_bury', p);
+      if (moved.to === MAZE) return t('narr.enter_maze', p);
+      break;
+    case 'Assassin':
+      if (killed && exited) return t('narr.assassin_maze', p);
+      if (killed) return t('narr.assassin', p);
+      break;
+    case 'Reporter':
+      if (killed) return t('narr.reporter', p);
+      break;
+    case 'Diplomat':
+      if (displaced && exited) return t('narr.diplomat_maze', p);
+      if (displaced && displaced.to === MAZE) return t('narr.diplomat_to_maze', p);
+      if (displaced) return t('narr.diplomat', p);
+      break;
+    case 'Necromobile':
+      if (corpse && exited) return t('narr.necromobile_maze', p);
+      if (corpse) return t('narr.necromobile', p);
+      break;
+  }
+  return t('narr.move', p);
+}
+
+/**
+ * The consequences of a turn or resignation: power, eliminations, control, the end of the game.
+ * @param {Translate} t
+ * @param {any[]} fx
+ * @param {Set<any>} used
+ * @param {string | null} resigned  the player who resigned, if this is a resignation
+ */
+function consequences(t, fx, used, resigned) {
+  const eliminated = new Set(fx.filter((e) => e.type === 'eliminated').map((e) => e.player));
+  const out = [];
+  for (const e of fx) {
+    if (used.has(e)) continue;
+    const player = 'player' in e ? t(`player.${e.player}`) : '';
+    switch (e.type) {
+      case 'took_power':
+        out.push(t('narr.took_power', { player }));
+        break;
+      case 'lost_power':
+        if (!eliminated.has(e.player)) out.push(t('narr.lost_power', { player }));
+        break;
+      case 'eliminated':
+        if (e.player !== resigned) out.push(t('narr.eliminated', { player }));
+        break;
+      case 'encircled':
+        out.push(t('narr.encircled', { player, sq: e.at }));
+        break;
+      case 'took_control':
+        out.push(t('narr.took_control', { player, armies: armiesName(t, e.armies) }));
+        break;
+      case 'orphaned':
+        out.push(t(e.armies.length === 1 ? 'narr.orphaned_one' : 'narr.orphaned_many',
+          { armies: armiesName(t, e.armies) }));
+        break;
+      case 'game_over': {
+        const o = e.outcome;
+        if (o && typeof o === 'object' && 'winner' in o) {
+          out.push(t('narr.wins', { player: t(`player.${o.winner}`) }));
+        } else if (o && typeof o === 'object' && 'draw' in o) {
+          out.push(t('narr.drawn', { players: listOf(t, o.draw.map((/** @type {string} */ a) => t(`player.${a}`))) }));
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/**
+ * One sentence for an event of the game (PROTOCOL §3.4).
+ * @param {Translate} t
+ * @param {any} event
+ * @returns {string}
+ */
+export function narrate(t, event) {
+  const fx = Array.isArray(event.effects) ? event.effects : [];
+  const used = new Set();
+  let main = '';
+  let resigned = null;
+  switch (event.kind) {
+    case 'turn':
+      main = mainClause(t, fx, used);
+      if (!main && event.turn === 'pass') main = t('narr.pass', { player: t(`player.${event.player}`) });
+      break;
+    case 'resign':
+      resigned = event.player;
+      for (const e of fx) if (e.type === 'resigned') used.add(e);
+      main = t('narr.resign', { player: t(`player.${event.player}`) });
+      break;
+    case 'draw_offered':
+      return capitalize(t('narr.draw_offered', { player: t(`player.${event.by}`) }));
+    case 'draw_declined':
+      return capitalize(t('narr.draw_declined', { player: t(`player.${event.by}`) }));
+    case 'draw_agreed': {
+      const players = event.result && Array.isArray(event.result.draw) ? event.result.draw : [];
+      return capitalize(t('narr.draw_agreed', { players: listOf(t, players.map((/** @type {string} */ a) => t(`player.${a}`))) }));
+    }
+    default:
+      return String(event.kind || '');
+  }
+  const rest = consequences(t, fx, used, resigned);
+  const sentence = rest.length ? `${main}${t('narr.dash')}${listOf(t, rest)}` : main;
+  return capitalize(sentence);
+}

@@ -1,0 +1,137 @@
+// The game page's information panels: whose turn it is and the turns to come, the players (who
+// rules, who controls which army, who is connected, who is out) and the game-over ranking.
+
+import { h } from './dom.js';
+import { t, listOf } from './i18n.js';
+import { armySwatch } from './pieces.js';
+import { ARMIES } from './dpn.js';
+import { armiesOf, comingTurns, controllerOf, rulerOf } from './model.js';
+
+const CROWN = '♛';
+
+/**
+ * A player for sentences: "Red (Ann)", or "Red" for a seat without a name.
+ * @param {any} g @param {string} player
+ */
+export function who(g, player) {
+  const s = g.seats.find((/** @type {any} */ x) => x.player === player);
+  return s && s.name ? `${t(`player.${player}`)} (${s.name})` : t(`player.${player}`);
+}
+
+/**
+ * A coloured chip naming a player: swatch, colour and name.
+ * @param {any} g @param {string} player @param {{you?: boolean}} [o]
+ */
+export function playerChip(g, player, o = {}) {
+  const seat = g.seats.find((/** @type {any} */ x) => x.player === player);
+  const name = seat && seat.name ? seat.name : null;
+  return h('span', { class: `chip army-${player}` },
+    armySwatch(player, 14),
+    h('span', { class: 'chip-colour', text: t(`player.${player}`) }),
+    name ? h('span', { class: 'chip-name', text: name }) : null,
+    o.you ? h('span', { class: 'chip-you', text: t('game.you_short') }) : null);
+}
+
+/**
+ * The banner above the board: whose turn, bonus turns, the turns to come.
+ * @param {any} g @param {string | null} me
+ */
+export function turnBanner(g, me) {
+  const ruler = rulerOf(g);
+  if (g.result) return h('div', { class: 'turn-banner over' });
+  const toMove = g.to_move;
+  const mine = me !== null && toMove === me;
+  const coming = comingTurns(g).slice(1, 9);
+  return h('div', { class: ['turn-banner', mine ? 'mine' : '', toMove ? `army-${toMove}` : ''], role: 'status' },
+    h('div', { class: 'turn-now' },
+      toMove ? armySwatch(toMove, 22) : null,
+      h('strong', { class: 'turn-title', text: mine ? t('game.your_turn') : toMove ? t('game.to_move', { who: who(g, toMove) }) : '' }),
+      g.bonus > 0 ? h('span', { class: 'tag tag-bonus', text: `${CROWN} ${t('game.bonus_turn')}` }) : null),
+    h('div', { class: 'turn-next' },
+      h('span', { class: 'muted', text: t('game.next') }),
+      h('ol', { class: 'order', 'aria-label': t('game.order') },
+        ...coming.map((c) => h('li', {
+          class: ['order-chip', `army-${c.player}`, c.bonus ? 'bonus' : ''],
+          title: c.bonus ? t('game.bonus_of', { player: t(`player.${c.player}`) }) : t(`player.${c.player}`),
+        }, armySwatch(c.player, 12), c.bonus ? h('span', { class: 'crown', 'aria-hidden': 'true', text: CROWN }) : null,
+        h('span', { class: 'visually-hidden', text: c.bonus ? t('game.bonus_of', { player: t(`player.${c.player}`) }) : t(`player.${c.player}`) })))),
+      h('span', { class: 'ruler' },
+        ruler ? [h('span', { class: 'crown', 'aria-hidden': 'true', text: CROWN }), t('game.ruler', { player: t(`player.${ruler}`) })] : t('game.no_ruler'))));
+}
+
+/**
+ * The players panel.
+ * @param {any} g @param {string | null} me
+ */
+export function playersPanel(g, me) {
+  const ruler = rulerOf(g);
+  const rankOf = (/** @type {string} */ p) => {
+    let rank = 1;
+    for (const group of g.ranking || []) {
+      if (group.includes(p)) return rank;
+      rank += group.length;
+    }
+    return null;
+  };
+  const rows = g.seats.map((/** @type {any} */ s) => {
+    const alive = s.alive !== false;
+    const controls = armiesOf(g, s.player).filter((a) => a !== s.player);
+    const rank = g.result ? rankOf(s.player) : null;
+    return h('li', { class: ['player', `army-${s.player}`, alive ? 'alive' : 'out', s.player === me ? 'me' : ''], dataset: { player: s.player } },
+      h('span', {
+        class: ['conn', s.connected ? 'on' : 'off'],
+        title: s.connected ? t('game.connected') : t('game.not_connected'),
+        role: 'img', 'aria-label': s.connected ? t('game.connected') : t('game.not_connected'),
+      }),
+      armySwatch(s.player, 18),
+      h('span', { class: 'player-name' },
+        h('strong', { text: s.name || (s.claimed ? t(`player.${s.player}`) : t('game.free_seat')) }),
+        h('small', { class: 'muted', text: t(`player.${s.player}`) + (s.player === me ? ` · ${t('game.you_short')}` : '') })),
+      h('span', { class: 'player-state' },
+        ruler === s.player ? h('span', { class: 'tag tag-ruler', text: `${CROWN} ${t('game.ruler_tag')}` }) : null,
+        !alive ? h('span', { class: 'tag tag-out', text: t('game.eliminated') }) : null,
+        rank !== null ? h('span', { class: 'tag tag-rank', text: t('game.rank', { n: rank }) }) : null,
+        controls.length ? h('span', { class: 'controls', title: t('game.controls', { armies: listOf(t, controls.map((a) => t(`player.${a}`))) }) },
+          h('span', { class: 'muted', text: '+' }), ...controls.map((a) => armySwatch(a, 14)),
+          h('span', { class: 'visually-hidden', text: t('game.controls', { armies: listOf(t, controls.map((a) => t(`player.${a}`))) }) })) : null));
+  });
+  // Armies without a seat: the hostage, or armies whose player is out and nobody controls.
+  const extra = ARMIES.filter((a) => !g.seats.some((/** @type {any} */ s) => s.player === a)).map((a) => {
+    const c = controllerOf(g, a);
+    const text = c === 'h' ? t('game.hostage') : c ? t('game.controlled_by', { player: t(`player.${c}`) }) : t('game.orphaned');
+    return h('li', { class: ['player', 'hostage', `army-${a}`] },
+      h('span', { class: 'conn none' }), armySwatch(a, 18),
+      h('span', { class: 'player-name' }, h('strong', { text: t(`player.${a}`) }), h('small', { class: 'muted', text })));
+  });
+  const orphans = ARMIES.filter((a) => g.seats.some((/** @type {any} */ s) => s.player === a) && controllerOf(g, a) === null);
+  return h('section', { class: 'panel players', 'aria-labelledby': 'players-title' },
+    h('div', { class: 'panel-head' },
+      h('h2', { id: 'players-title', class: 'panel-title', text: t('game.players') }),
+      h('span', { class: 'spectator-count', title: t('game.spectators'), text: t('game.watching', { n: g.spectators || 0 }) })),
+    h('ul', { class: 'player-list' }, ...rows, ...extra),
+    orphans.length ? h('p', { class: 'muted small', text: t('game.orphaned_armies', { armies: listOf(t, orphans.map((a) => t(`player.${a}`))) }) }) : null);
+}
+
+/**
+ * The game-over card: the result and the ranking.
+ * @param {any} g @param {string | null} me
+ * @param {HTMLElement[]} actions
+ */
+export function gameOverCard(g, me, actions) {
+  const r = g.result;
+  let title = t('game.over');
+  if (r && r.winner) title = r.winner === me ? t('game.you_win') : t('game.wins', { who: who(g, r.winner) });
+  else if (r && r.draw) title = t('game.drawn', { players: listOf(t, r.draw.map((/** @type {string} */ p) => t(`player.${p}`))) });
+  let rank = 1;
+  const groups = (g.ranking || []).map((/** @type {string[]} */ group) => {
+    const li = h('li', { class: 'rank-row' },
+      h('span', { class: `rank-num rank-${rank}`, text: String(rank) }),
+      ...group.map((p) => playerChip(g, p, { you: p === me })));
+    rank += group.length;
+    return li;
+  });
+  return h('section', { class: 'game-over', 'aria-labelledby': 'over-title', role: 'status' },
+    h('h2', { id: 'over-title', text: title }),
+    h('ol', { class: 'ranking', 'aria-label': t('game.ranking') }, ...groups),
+    h('div', { class: 'over-actions' }, ...actions));
+}

@@ -1,0 +1,336 @@
+// The server's HTTP API and game WebSocket (docs/PROTOCOL.md). The socket reconnects by itself
+// with backoff, catches up with `since: v`, and resends commands still waiting for their ack (the
+// server applies a resent ack at most once).
+
+/** An HTTP error with the protocol's machine code (PROTOCOL §1). */
+export class ApiError extends Error {
+  /** @param {number} status @param {string} code @param {string} message */
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ */
+export async function api(method, path, body) {
+  /** @type {RequestInit} */
+  const init = { method, headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { ...init.headers, 'Content-Type': 'application/json' };
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, 'network', String(/** @type {Error} */ (e).message || e));
+  }
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+  if (!res.ok) {
+    const err = data && data.error ? data.error : { code: 'http_' + res.status, message: text || res.statusText };
+    throw new ApiError(res.status, err.code, err.message);
+  }
+  return data;
+}
+
+/** POST /api/games. @param {object} body */
+export const createGame = (body) => api('POST', '/api/games', body);
+/** POST /api/games/{id}/seats. @param {string} id @param {object} body */
+export const claimSeat = (id, body) => api('POST', `/api/games/${encodeURIComponent(id)}/seats`, body);
+/** GET /api/games?status=… @param {'open'|'live'|'finished'} status */
+export const listGames = (status) => api('GET', `/api/games?status=${status}`);
+/** GET /api/games/{id}: the public snapshot. @param {string} id */
+export const getGame = (id) => api('GET', `/api/games/${encodeURIComponent(id)}`);
+/** Where the game record (NOTATION §4) downloads from. @param {string} id */
+export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
+
+// ---- seat tokens, kept per game in localStorage ----
+
+/** @param {string} id */
+const seatKey = (id) => `djambi.seat.${id}`;
+
+/**
+ * @param {string} id
+ * @returns {{player: string, token: string} | null}
+ */
+export function loadSeat(id) {
+  try {
+    const s = JSON.parse(localStorage.getItem(seatKey(id)) || 'null');
+    return s && typeof s.token === 'string' && typeof s.player === 'string' ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+/** @param {string} id @param {{player: string, token: string}} seat */
+export function saveSeat(id, seat) {
+  try { localStorage.setItem(seatKey(id), JSON.stringify({ player: seat.player, token: seat.token })); } catch { /* ignore */ }
+}
+
+/** @param {string} id */
+export function forgetSeat(id) {
+  try { localStorage.removeItem(seatKey(id)); } catch { /* ignore */ }
+}
+
+/**
+ * Reads an invite fragment (`#seat=r&token=…`), if any.
+ * @param {string} hash
+ * @returns {{player: string, token: string} | null}
+ */
+export function parseInvite(hash) {
+  const p = new URLSearchParams(String(hash).replace(/^#/, ''));
+  const player = p.get('seat');
+  const token = p.get('token');
+  if (!player || !token || !/^[rbyg]$/.test(player)) return null;
+  return { player, token };
+}
+
+// ---- the game socket ----
+
+/** Ack ids must never repeat for a seat, across page loads too: start from the clock. */
+let nextAck = Date.now() * 64;
+
+/**
+ * @typedef {'connecting'|'online'|'reconnecting'|'offline'|'closed'} SocketStatus
+ * @typedef {object} SocketHandlers
+ * @property {(msg: any) => void} onSnapshot
+ * @property {(msg: any) => void} onEvent     one versioned event, in order, never twice
+ * @property {(msg: any) => void} [onChat]
+ * @property {(msg: any) => void} [onPresence]
+ * @property {(status: SocketStatus) => void} [onStatus]
+ * @property {(msg: any) => void} [onError]   an error that answers no command (e.g. bad_token)
+ * @property {() => void} [onReconnected]     the socket came back after a drop
+ */
+
+export class GameSocket {
+  /**
+   * @param {string} gameId
+   * @param {string | null} token
+   * @param {SocketHandlers} handlers
+   */
+  constructor(gameId, token, handlers) {
+    this.gameId = gameId;
+    this.token = token;
+    this.h = handlers;
+    /** The last version seen; null before the first snapshot. @type {number | null} */
+    this.v = null;
+    /** @type {WebSocket | null} */
+    this.ws = null;
+    /** @type {SocketStatus} */
+    this.status = 'connecting';
+    this.attempt = 0;
+    this.stopped = false;
+    this.everOpened = false;
+    /** @type {Map<number, {msg: any, resolve: (m: any) => void, reject: (e: any) => void, timer: any}>} */
+    this.pending = new Map();
+    this.lastHeard = Date.now();
+    /** @type {any} */
+    this.retryTimer = null;
+    this.heartbeat = setInterval(() => this.beat(), 10_000);
+    this.onOnline = () => this.reconnectNow();
+    this.onOffline = () => {
+      this.setStatus('offline');
+      if (this.ws) this.ws.close();
+    };
+    window.addEventListener('online', this.onOnline);
+    window.addEventListener('offline', this.onOffline);
+    this.connect();
+  }
+
+  /** @param {SocketStatus} s */
+  setStatus(s) {
+    if (this.status === s) return;
+    this.status = s;
+    if (this.h.onStatus) this.h.onStatus(s);
+  }
+
+  url() {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    return `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.gameId)}`;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    clearTimeout(this.retryTimer);
+    if (navigator.onLine === false) {
+      this.setStatus('offline');
+      return;
+    }
+    if (this.status !== 'connecting') this.setStatus('reconnecting');
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.lastHeard = Date.now();
+      /** @type {any} */
+      const hello = { type: 'hello', token: this.token };
+      if (this.v !== null) hello.since = this.v;
+      ws.send(JSON.stringify(hello));
+      // Commands still unanswered go again, with their ack ids: applied at most once.
+      for (const p of this.pending.values()) ws.send(JSON.stringify(p.msg));
+      // A catch-up with nothing missed may bring no message at all: a pong says we are back.
+      ws.send(JSON.stringify({ type: 'ping' }));
+    };
+    ws.onmessage = (e) => {
+      this.lastHeard = Date.now();
+      let msg;
+      try { msg = JSON.parse(String(e.data)); } catch { return; }
+      this.receive(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.stopped) return;
+      if (navigator.onLine === false) this.setStatus('offline');
+      else this.setStatus('reconnecting');
+      this.scheduleRetry();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  scheduleRetry() {
+    clearTimeout(this.retryTimer);
+    const base = Math.min(8000, 300 * 2 ** Math.min(this.attempt, 5));
+    this.attempt++;
+    this.retryTimer = setTimeout(() => this.connect(), base / 2 + Math.random() * base / 2);
+  }
+
+  reconnectNow() {
+    if (this.stopped) return;
+    this.attempt = 0;
+    if (this.ws && this.ws.readyState <= 1) return;
+    this.connect();
+  }
+
+  beat() {
+    if (!this.ws || this.ws.readyState !== 1) return;
+    if (Date.now() - this.lastHeard > 35_000) {
+      // Nothing heard, not even a pong: the connection is dead without knowing it.
+      this.ws.close();
+      return;
+    }
+    this.ws.send(JSON.stringify({ type: 'ping' }));
+  }
+
+  /** @param {any} msg */
+  receive(msg) {
+    switch (msg.type) {
+      case 'snapshot':
+        this.v = msg.v;
+        this.h.onSnapshot(msg);
+        this.markOnline();
+        break;
+      case 'event':
+        this.markOnline();
+        if (this.v === null || msg.v <= this.v) break;
+        if (msg.v > this.v + 1) {
+          // A gap: ask for what was missed; the answer includes this event again.
+          this.sendRaw({ type: 'sync', since: this.v });
+          break;
+        }
+        this.v = msg.v;
+        this.h.onEvent(msg);
+        break;
+      case 'ack':
+      case 'error': {
+        this.markOnline();
+        const p = msg.ack !== undefined && msg.ack !== null ? this.pending.get(msg.ack) : undefined;
+        if (p) {
+          this.pending.delete(msg.ack);
+          clearTimeout(p.timer);
+          if (msg.type === 'ack') p.resolve(msg);
+          else p.reject(msg);
+        } else if (msg.type === 'error' && this.h.onError) {
+          this.h.onError(msg);
+        }
+        if (typeof msg.v === 'number' && this.v !== null && msg.v > this.v) {
+          // The answer says the game moved on further than the events we have: catch up.
+          this.sendRaw({ type: 'sync', since: this.v });
+        }
+        break;
+      }
+      case 'chat':
+        if (this.h.onChat) this.h.onChat(msg);
+        break;
+      case 'presence':
+        this.markOnline();
+        if (this.h.onPresence) this.h.onPresence(msg);
+        break;
+      case 'restarting':
+        this.setStatus('reconnecting');
+        break;
+      case 'pong':
+        this.markOnline();
+        break;
+      default:
+        break;
+    }
+  }
+
+  markOnline() {
+    if (this.status !== 'online') {
+      const wasOpen = this.everOpened;
+      this.everOpened = true;
+      this.attempt = 0;
+      this.setStatus('online');
+      if (wasOpen && this.h.onReconnected) this.h.onReconnected();
+    }
+  }
+
+  /** @param {any} msg */
+  sendRaw(msg) {
+    if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(msg));
+  }
+
+  /**
+   * Sends a command with an ack id; resolves with the ack, rejects with the error message (or a
+   * `timeout` error after 20 s without an answer while connected).
+   * @param {string} type
+   * @param {object} [fields]
+   * @returns {Promise<any>}
+   */
+  command(type, fields = {}) {
+    const ack = nextAck++;
+    const msg = { type, ack, ...fields };
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (this.pending.delete(ack)) reject({ type: 'error', ack, code: 'timeout', message: 'no answer from the server' });
+      }, 20_000);
+      this.pending.set(ack, { msg, resolve, reject, timer });
+      this.sendRaw(msg);
+    });
+  }
+
+  /** Changes the seat token (e.g. dropped after bad_token) and reconnects. @param {string | null} token */
+  setToken(token) {
+    this.token = token;
+    this.v = null;
+    if (this.ws) this.ws.close();
+    else this.connect();
+  }
+
+  close() {
+    this.stopped = true;
+    clearInterval(this.heartbeat);
+    clearTimeout(this.retryTimer);
+    window.removeEventListener('online', this.onOnline);
+    window.removeEventListener('offline', this.onOffline);
+    for (const p of this.pending.values()) clearTimeout(p.timer);
+    this.pending.clear();
+    if (this.ws) this.ws.close();
+    this.ws = null;
+    this.setStatus('closed');
+  }
+}

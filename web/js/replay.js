@@ -1,0 +1,173 @@
+// The replay (`/game/{id}/replay`): any game, live or finished, step by step from its start, with
+// the record to download.
+
+import { h, replace } from './dom.js';
+import { t } from './i18n.js';
+import { getGame, recordUrl } from './protocol.js';
+import { BoardView } from './board.js';
+import { parseDpn, ARMIES } from './dpn.js';
+import { normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';
+import { narrate } from './narrate.js';
+import { historyList, scrollToCurrent } from './turns.js';
+import { playersPanel, gameOverCard } from './panels.js';
+import { describeSquare } from './game.js';
+import { errorText } from './lobby.js';
+
+/**
+ * @param {HTMLElement} main
+ * @param {{id: string}} params
+ */
+export function mount(main, { id }) {
+  /** @type {any} */
+  let game = null;
+  let error = '';
+  /** Position in `steps`: 0 is the start. */
+  let cur = 0;
+  /** @type {number[]} event indices with a position; -1 for the start */
+  let steps = [-1];
+  /** @type {any} */
+  let timer = null;
+  let bottom = 'r';
+
+  const root = h('div', { class: 'replay-page' });
+  const board = new BoardView({ describe: describeSquare, label: 'Board' });
+  const head = h('div', { class: 'game-head' });
+  const controls = h('div', { class: 'replay-controls' });
+  const caption = h('p', { class: 'replay-caption', 'aria-live': 'polite' });
+  const side = h('div', { class: 'side-col' });
+  root.append(head, h('div', { class: 'game-layout' },
+    h('div', { class: 'board-col' }, h('div', { class: 'board-frame' }, board.svg), caption, controls),
+    side));
+  main.append(root);
+
+  async function load() {
+    try {
+      game = normalizeGame(await getGame(id));
+      syncSeats(game);
+      steps = [-1, ...positions(game).map((p) => p.index)];
+      cur = Math.min(cur, steps.length - 1);
+      error = '';
+    } catch (e) {
+      error = errorText(e);
+    }
+    render();
+  }
+
+  /** @param {number} k @param {boolean} [animate] */
+  function go(k, animate = false) {
+    const next = Math.max(0, Math.min(steps.length - 1, k));
+    const forward = next === cur + 1;
+    cur = next;
+    draw(animate && forward);
+    renderControls();
+    renderSide();
+  }
+
+  /** @param {boolean} animate */
+  function draw(animate) {
+    if (!game) return;
+    const idx = steps[cur];
+    const ev = idx >= 0 ? game.events[idx] : null;
+    board.draw(parseDpn(ev ? ev.dpn : game.start).board, { last: touchedSquares(ev) }, animate && ev ? travels(ev) : []);
+    caption.textContent = ev ? narrate(t, ev) : t('game.start_position');
+  }
+
+  function play() {
+    if (timer) {
+      clearInterval(timer);
+      timer = null;
+    } else {
+      if (cur >= steps.length - 1) go(0);
+      timer = setInterval(() => {
+        if (cur >= steps.length - 1) {
+          clearInterval(timer);
+          timer = null;
+          renderControls();
+          return;
+        }
+        go(cur + 1, true);
+      }, 1100);
+    }
+    renderControls();
+  }
+
+  function renderControls() {
+    const last = steps.length - 1;
+    const btn = (/** @type {string} */ label, /** @type {string} */ icon, /** @type {() => void} */ f, /** @type {boolean} */ disabled, /** @type {string} */ cls = '') =>
+      h('button', { type: 'button', class: `btn btn-icon ${cls}`, 'aria-label': label, title: label, disabled, onclick: f, text: icon });
+    const slider = h('input', {
+      type: 'range', min: '0', max: String(last), value: String(cur), class: 'replay-slider',
+      'aria-label': t('replay.position'),
+      oninput: (/** @type {Event} */ e) => go(Number(/** @type {HTMLInputElement} */ (e.target).value)),
+    });
+    replace(controls,
+      btn(t('replay.first'), '⏮', () => go(0), cur === 0),
+      btn(t('replay.prev'), '◀', () => go(cur - 1), cur === 0, 'replay-prev'),
+      btn(timer ? t('replay.pause') : t('replay.play'), timer ? '⏸' : '⏵', play, last === 0, 'replay-play'),
+      btn(t('replay.next'), '▶', () => go(cur + 1, true), cur === last, 'replay-next'),
+      btn(t('replay.last'), '⏭', () => go(last), cur === last),
+      slider,
+      h('span', { class: 'replay-count', text: t('replay.step', { n: cur, total: last }) }),
+      btn(t('replay.rotate'), '⟳', () => {
+        bottom = ARMIES[(ARMIES.indexOf(bottom) + 1) % 4];
+        board.setOrientation(bottom);
+      }, false));
+  }
+
+  function renderSide() {
+    if (!game) {
+      replace(side);
+      return;
+    }
+    const list = historyList({ events: game.events, selected: steps[cur], live: false, onSelect: (i) => go(steps.indexOf(i)) });
+    replace(side,
+      game.result ? gameOverCard(game, null, []) : null,
+      playersPanel(game, null),
+      h('section', { class: 'panel history-panel', 'aria-labelledby': 'history-title' },
+        h('div', { class: 'panel-head' }, h('h2', { id: 'history-title', class: 'panel-title', text: t('game.turns') })),
+        h('div', { class: 'history-scroll' }, list)));
+    requestAnimationFrame(() => scrollToCurrent(list));
+  }
+
+  function render() {
+    document.title = `${t('replay.title')} — Djambi Online`;
+    replace(head,
+      h('h1', { class: 'game-title' }, h('span', { text: t('replay.title') }), h('small', { class: 'muted game-id', text: id.slice(0, 8) })),
+      h('div', { class: 'head-actions' },
+        game && !game.result ? h('a', { class: 'btn btn-small', href: `/game/${id}`, text: t('replay.to_game') }) : null,
+        h('button', { type: 'button', class: 'btn btn-small btn-ghost', text: t('common.refresh'), onclick: load }),
+        h('a', { class: 'btn btn-small btn-primary download', href: recordUrl(id), download: `djambi-${id}.json`, text: t('game.download') })));
+    if (error) {
+      replace(caption, h('span', { class: 'error-text', text: error }));
+      replace(controls);
+      return;
+    }
+    draw(false);
+    renderControls();
+    renderSide();
+  }
+
+  /** @param {KeyboardEvent} e */
+  function onKey(e) {
+    const tag = /** @type {HTMLElement} */ (e.target).tagName;
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === 'ArrowLeft') go(cur - 1);
+    else if (e.key === 'ArrowRight') go(cur + 1, true);
+    else if (e.key === 'Home') go(0);
+    else if (e.key === 'End') go(steps.length - 1);
+    else return;
+    e.preventDefault();
+  }
+  document.addEventListener('keydown', onKey);
+
+  render();
+  load();
+
+  return {
+    unmount() {
+      document.removeEventListener('keydown', onKey);
+      if (timer) clearInterval(timer);
+    },
+    relabel() { render(); },
+  };
+}
