@@ -153,10 +153,11 @@ impl Position {
                 );
             }
             if !target.is_empty() && !acts {
+                let article = if role == Role::Assassin { "an" } else { "a" };
                 return illegal(
                     Maze,
                     format!(
-                        "e5: a {} may not act on what occupies the maze (R7.3)",
+                        "e5: {article} {} may not act on what occupies the maze (R7.3)",
                         role.name()
                     ),
                 );
