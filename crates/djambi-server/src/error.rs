@@ -1,0 +1,97 @@
+//! The HTTP API's one error type: every failure becomes `{"error": {"code", "message"}}` with a
+//! stable code, and database errors are logged, never shown.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+use crate::protocol::http::{ErrorBody, ErrorDetail};
+use crate::store::StoreError;
+
+/// An HTTP API failure (PROTOCOL §1).
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// 400: malformed JSON or fields.
+    #[error("{0}")]
+    BadRequest(String),
+    /// 413: the body is larger than allowed.
+    #[error("the request body is too large")]
+    TooLarge,
+    /// 403: the seat token does not match.
+    #[error("the seat token does not match")]
+    BadToken,
+    /// 404: no such game or route.
+    #[error("{0}")]
+    NotFound(String),
+    /// 409: the seat is already claimed.
+    #[error("{0}")]
+    SeatTaken(String),
+    /// 409: no seat is free to claim.
+    #[error("{0}")]
+    NoOpenSeat(String),
+    /// 422: the imported record is not a valid game.
+    #[error("{0}")]
+    InvalidRecord(String),
+    /// 503: the server cannot take this now (database down, too many games, shutting down).
+    #[error("{0}")]
+    Unavailable(String),
+    /// 500: something failed inside; the details are in the log only.
+    #[error("internal error")]
+    Internal,
+}
+
+impl AppError {
+    /// The stable machine code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AppError::BadRequest(_) => "bad_request",
+            AppError::TooLarge => "too_large",
+            AppError::BadToken => "bad_token",
+            AppError::NotFound(_) => "not_found",
+            AppError::SeatTaken(_) => "seat_taken",
+            AppError::NoOpenSeat(_) => "no_open_seat",
+            AppError::InvalidRecord(_) => "invalid_record",
+            AppError::Unavailable(_) => "unavailable",
+            AppError::Internal => "internal",
+        }
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::BadToken => StatusCode::FORBIDDEN,
+            AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::SeatTaken(_) | AppError::NoOpenSeat(_) => StatusCode::CONFLICT,
+            AppError::InvalidRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The "no such game" error.
+    pub fn no_game(id: impl std::fmt::Display) -> AppError {
+        AppError::NotFound(format!("no game {id}"))
+    }
+}
+
+impl From<StoreError> for AppError {
+    fn from(e: StoreError) -> AppError {
+        // The database's words stay in the log.
+        tracing::error!(error = %e, "database error");
+        AppError::Internal
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: self.code().to_string(),
+                message: self.to_string(),
+            },
+        };
+        (self.status(), Json(body)).into_response()
+    }
+}

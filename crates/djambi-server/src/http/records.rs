@@ -1,0 +1,40 @@
+//! Game records (NOTATION §4): export, and import validated by replay.
+
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use djambi_core::GameRecord;
+
+use super::{ApiJson, parse_game_id};
+use crate::AppState;
+use crate::error::AppError;
+use crate::protocol::http::CreatedGame;
+
+pub(super) fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/games/{id}/record", get(export))
+        .route("/api/games/import", post(import))
+}
+
+async fn export(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<impl IntoResponse, AppError> {
+    let id = parse_game_id(&id)?;
+    let record = state
+        .registry
+        .with_game(id, |game| async move { game.record().await })
+        .await?;
+    let disposition = format!("attachment; filename=\"djambi-{id}.json\"");
+    Ok(([(header::CONTENT_DISPOSITION, disposition)], Json(record)))
+}
+
+async fn import(
+    State(state): State<AppState>,
+    ApiJson(record): ApiJson<GameRecord>,
+) -> Result<(StatusCode, Json<CreatedGame>), AppError> {
+    let created = state.registry.import(&record).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}

@@ -1,0 +1,176 @@
+//! Counters, gauges and one histogram, kept in atomics and written in the Prometheus text
+//! format by hand (no registry crate needed for this handful).
+
+use std::fmt::Write;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+
+/// Upper bounds of the commit latency buckets, in seconds.
+const COMMIT_BUCKETS: [f64; 12] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+];
+
+/// The server's metrics.
+#[derive(Debug, Default)]
+pub struct Metrics {
+    /// Unfinished games held by actors.
+    pub live_games: AtomicI64,
+    /// Games held by actors (finished ones included).
+    pub loaded_games: AtomicI64,
+    /// Sockets playing a seat.
+    pub player_connections: AtomicI64,
+    /// Sockets watching.
+    pub spectator_connections: AtomicI64,
+    /// Turns committed (automatic passes included).
+    pub turns_accepted: AtomicU64,
+    /// Turns refused (not your turn, illegal, …).
+    pub turns_rejected: AtomicU64,
+    /// Other commands committed (resignations, draw offers and answers, chat).
+    pub commands_accepted: AtomicU64,
+    /// Other commands refused.
+    pub commands_rejected: AtomicU64,
+    /// Events sent to sockets (one per event and recipient).
+    pub events_sent: AtomicU64,
+    /// Connections that fell behind and were resynced.
+    pub lagged: AtomicU64,
+    /// Database operations that failed.
+    pub db_errors: AtomicU64,
+    /// Database transactions committed by the batching writer.
+    pub db_transactions: AtomicU64,
+    commit_buckets: [AtomicU64; COMMIT_BUCKETS.len()],
+    commit_count: AtomicU64,
+    commit_sum_micros: AtomicU64,
+}
+
+impl Metrics {
+    /// Records how long a command waited for its commit.
+    pub fn observe_commit(&self, took: Duration) {
+        let secs = took.as_secs_f64();
+        for (bound, bucket) in COMMIT_BUCKETS.iter().zip(&self.commit_buckets) {
+            if secs <= *bound {
+                bucket.fetch_add(1, Relaxed);
+            }
+        }
+        self.commit_count.fetch_add(1, Relaxed);
+        self.commit_sum_micros
+            .fetch_add(took.as_micros() as u64, Relaxed);
+    }
+
+    /// The metrics in the Prometheus text exposition format.
+    pub fn render(&self) -> String {
+        let mut out = String::with_capacity(2048);
+        let mut gauge = |name: &str, help: &str, samples: &[(&str, i64)]| {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge");
+            for (labels, value) in samples {
+                let _ = writeln!(out, "{name}{labels} {value}");
+            }
+        };
+        gauge(
+            "djambi_live_games",
+            "Unfinished games held by actors.",
+            &[("", self.live_games.load(Relaxed))],
+        );
+        gauge(
+            "djambi_loaded_games",
+            "Games held by actors, finished ones included.",
+            &[("", self.loaded_games.load(Relaxed))],
+        );
+        gauge(
+            "djambi_connections",
+            "Open WebSocket connections by role.",
+            &[
+                ("{role=\"player\"}", self.player_connections.load(Relaxed)),
+                (
+                    "{role=\"spectator\"}",
+                    self.spectator_connections.load(Relaxed),
+                ),
+            ],
+        );
+        let mut counter = |name: &str, help: &str, samples: &[(&str, u64)]| {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter");
+            for (labels, value) in samples {
+                let _ = writeln!(out, "{name}{labels} {value}");
+            }
+        };
+        counter(
+            "djambi_turns_total",
+            "Turns by outcome (automatic passes count as accepted).",
+            &[
+                ("{result=\"accepted\"}", self.turns_accepted.load(Relaxed)),
+                ("{result=\"rejected\"}", self.turns_rejected.load(Relaxed)),
+            ],
+        );
+        counter(
+            "djambi_commands_total",
+            "Other commands (resign, draw, chat) by outcome.",
+            &[
+                (
+                    "{result=\"accepted\"}",
+                    self.commands_accepted.load(Relaxed),
+                ),
+                (
+                    "{result=\"rejected\"}",
+                    self.commands_rejected.load(Relaxed),
+                ),
+            ],
+        );
+        counter(
+            "djambi_events_sent_total",
+            "Events delivered to sockets.",
+            &[("", self.events_sent.load(Relaxed))],
+        );
+        counter(
+            "djambi_lagged_connections_total",
+            "Connections that fell behind and were resynced.",
+            &[("", self.lagged.load(Relaxed))],
+        );
+        counter(
+            "djambi_db_errors_total",
+            "Database operations that failed.",
+            &[("", self.db_errors.load(Relaxed))],
+        );
+        counter(
+            "djambi_db_transactions_total",
+            "Write transactions committed (each may hold commands of several games).",
+            &[("", self.db_transactions.load(Relaxed))],
+        );
+        let name = "djambi_commit_seconds";
+        let _ = writeln!(
+            out,
+            "# HELP {name} Time from a command's acceptance to its database commit.\n# TYPE {name} histogram"
+        );
+        for (bound, bucket) in COMMIT_BUCKETS.iter().zip(&self.commit_buckets) {
+            let _ = writeln!(
+                out,
+                "{name}_bucket{{le=\"{bound}\"}} {}",
+                bucket.load(Relaxed)
+            );
+        }
+        let count = self.commit_count.load(Relaxed);
+        let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}");
+        let sum = self.commit_sum_micros.load(Relaxed) as f64 / 1e6;
+        let _ = writeln!(out, "{name}_sum {sum}\n{name}_count {count}");
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_prometheus_text() {
+        let m = Metrics::default();
+        m.observe_commit(Duration::from_millis(3));
+        m.turns_accepted.fetch_add(2, Relaxed);
+        let text = m.render();
+        assert!(text.contains("djambi_turns_total{result=\"accepted\"} 2\n"));
+        assert!(text.contains("djambi_commit_seconds_bucket{le=\"0.0025\"} 0\n"));
+        assert!(text.contains("djambi_commit_seconds_bucket{le=\"0.005\"} 1\n"));
+        assert!(text.contains("djambi_commit_seconds_count 1\n"));
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let value = line.rsplit(' ').next().unwrap();
+            assert!(value.parse::<f64>().is_ok(), "{line}");
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! The JSON bodies of the HTTP API (PROTOCOL §1–§2).
+
+use std::collections::BTreeMap;
+
+use djambi_core::{Army, Player, ResultRecord, Rules};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use super::server::GameStatus;
+
+/// `POST /api/games`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// 4, or 3 with a hostage army.
+    pub players: u8,
+    /// The hostage army of a 3-player game (default green).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hostage: Option<Army>,
+    /// The ruleset (default: the standard rules).
+    #[serde(default)]
+    pub rules: Rules,
+    /// Preset display names, by seat.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub names: BTreeMap<Player, String>,
+    /// Whether free seats may be claimed without an invite (and the game is listed as open).
+    #[serde(default)]
+    pub open: bool,
+}
+
+/// The answer to creating or importing a game: the only time seat tokens are shown.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CreatedGame {
+    /// The game's id.
+    pub id: Uuid,
+    /// The link to watch the game.
+    pub url: String,
+    /// One invite per seat.
+    pub seats: Vec<SeatInvite>,
+}
+
+/// One seat's invite.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SeatInvite {
+    /// The seat.
+    pub player: Player,
+    /// Its preset name.
+    pub name: Option<String>,
+    /// The secret seat token.
+    pub token: String,
+    /// The link to give to that seat's player (the token rides in the fragment).
+    pub invite_url: String,
+}
+
+/// `POST /api/games/{id}/seats`: claim a seat.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimSeat {
+    /// The display name (optional when the seat has a preset name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The invite's token: claims that seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    /// In an open game without a token: the seat wanted (default: the first free one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<Player>,
+}
+
+/// A claimed seat.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ClaimedSeat {
+    /// The seat.
+    pub player: Player,
+    /// The display name.
+    pub name: String,
+    /// The seat token to present on the socket (a new one for a claim without an invite).
+    pub token: String,
+}
+
+/// `GET /api/games` query.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// Only games with this status.
+    #[serde(default)]
+    pub status: Option<String>,
+    /// At most this many games (default 50, at most 200).
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+/// `GET /api/games`.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameList {
+    /// The games, most recently changed first.
+    pub games: Vec<GameSummary>,
+}
+
+/// A game in a list.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameSummary {
+    /// The game's id.
+    pub id: Uuid,
+    /// 3 or 4.
+    pub players: u8,
+    /// The hostage army of a 3-player game.
+    pub hostage: Option<Army>,
+    /// Whether free seats may be claimed without an invite.
+    pub open: bool,
+    /// Open, live or finished.
+    pub status: GameStatus,
+    /// The seats.
+    pub seats: Vec<SeatSummary>,
+    /// How many spectators are connected.
+    pub spectators: u32,
+    /// The player to move.
+    pub to_move: Option<Player>,
+    /// The number of the turn to be played next.
+    pub turn: u32,
+    /// The version of the last event.
+    pub v: u64,
+    /// The result, once over.
+    pub result: Option<ResultRecord>,
+    /// When the game was created (RFC 3339).
+    pub created_at: String,
+    /// When it last changed (RFC 3339).
+    pub updated_at: String,
+}
+
+/// A seat in a list.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatSummary {
+    /// The seat.
+    pub player: Player,
+    /// Its display name.
+    pub name: Option<String>,
+    /// Whether someone claimed it.
+    pub claimed: bool,
+    /// Whether a connection plays it now.
+    pub connected: bool,
+}
+
+/// The one error shape of the HTTP API.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ErrorBody {
+    /// The error.
+    pub error: ErrorDetail,
+}
+
+/// A stable machine code and a message for people.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ErrorDetail {
+    /// The code (PROTOCOL §1).
+    pub code: String,
+    /// The message (never database text).
+    pub message: String,
+}

@@ -1,0 +1,17 @@
+//! The wire protocol (docs/PROTOCOL.md) as serde types, and nothing else: no axum or tokio types,
+//! so the golden JSON files under `tests/golden/` can pin every shape.
+//!
+//! - [`client`]: what a browser sends on the socket;
+//! - [`server`]: what the server sends on the socket (snapshots, versioned events, acks, errors,
+//!   chat, presence);
+//! - [`http`]: the JSON bodies of the HTTP API.
+
+pub mod client;
+pub mod http;
+pub mod server;
+
+pub use client::ClientMessage;
+pub use server::{
+    ChatView, ControlView, DrawOfferView, ErrorCode, EventView, GameStatus, GameView, LegalView,
+    SeatPresence, SeatView, ServerMessage, StateView, TurnEntry, You,
+};

@@ -1,0 +1,73 @@
+//! The migrations under `migrations/sqlite/` and `migrations/postgres/`, embedded in the binary
+//! (so it runs from anywhere) and run by sqlx's migrator, which records them in
+//! `_sqlx_migrations` exactly as `sqlx migrate run` would.
+
+use std::borrow::Cow;
+
+use sqlx::SqlSafeStr;
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+
+use super::Backend;
+
+/// (version, description, SQL) of each SQLite migration, in order.
+const SQLITE: &[(i64, &str, &str)] = &[(
+    1,
+    "games",
+    include_str!("../../../../migrations/sqlite/0001_games.sql"),
+)];
+
+/// (version, description, SQL) of each Postgres migration, in order.
+const POSTGRES: &[(i64, &str, &str)] = &[(
+    1,
+    "games",
+    include_str!("../../../../migrations/postgres/0001_games.sql"),
+)];
+
+fn migrations(backend: Backend) -> &'static [(i64, &'static str, &'static str)] {
+    match backend {
+        Backend::Sqlite => SQLITE,
+        Backend::Postgres => POSTGRES,
+    }
+}
+
+/// The migrator for a backend.
+pub(super) fn migrator(backend: Backend) -> Migrator {
+    Migrator::with_migrations(
+        migrations(backend)
+            .iter()
+            .map(|(version, description, sql)| {
+                Migration::new(
+                    *version,
+                    Cow::Borrowed(*description),
+                    MigrationType::Simple,
+                    sql.into_sql_str(),
+                    false,
+                )
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A migration file added to a folder but not to the lists above would silently not run.
+    #[test]
+    fn every_migration_file_is_embedded() {
+        for (dir, list) in [("sqlite", SQLITE), ("postgres", POSTGRES)] {
+            let path = format!("{}/../../migrations/{dir}", env!("CARGO_MANIFEST_DIR"));
+            let mut files: Vec<String> = std::fs::read_dir(&path)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .filter(|n| n.ends_with(".sql"))
+                .collect();
+            files.sort();
+            let expected: Vec<String> = list
+                .iter()
+                .map(|(v, d, _)| format!("{v:04}_{d}.sql"))
+                .collect();
+            assert_eq!(files, expected, "{dir}");
+        }
+    }
+}

@@ -1,0 +1,397 @@
+//! Persistence: games, seats (hashed tokens), the append-only event log, chat and results, in
+//! SQLite or Postgres through one implementation over `sqlx::Any` (the SQL is the same for both;
+//! only the migrations differ in their header).
+//!
+//! Writes of live games go through a batching writer ([`writer`]): the commands of many games
+//! that arrive together share one transaction, and each caller is answered only after that
+//! transaction committed.
+
+mod migrate;
+mod rows;
+mod sql;
+mod writer;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use djambi_core::{Army, Player, ResultRecord, Rules};
+use sqlx::any::AnyPoolOptions;
+use sqlx::{AnyPool, Executor};
+use tokio::sync::{mpsc, oneshot};
+use uuid::Uuid;
+
+use crate::metrics::Metrics;
+use crate::protocol::GameStatus;
+use crate::token::TokenHash;
+
+use writer::{WriteJob, WriterMsg};
+
+/// A database failure. Its text goes to the log, never to clients.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or failed.
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    /// The migrations failed.
+    #[error("migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A stored value does not read back.
+    #[error("corrupt row: {0}")]
+    Corrupt(String),
+    /// The writer is gone (the server is shutting down).
+    #[error("the database writer has stopped")]
+    Closed,
+    /// The URL names no supported database.
+    #[error("unsupported database URL (expected sqlite:… or postgres://…)")]
+    UnsupportedUrl,
+}
+
+/// Which database is behind the store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// SQLite (a file).
+    Sqlite,
+    /// PostgreSQL.
+    Postgres,
+}
+
+impl Backend {
+    /// The backend of a database URL.
+    pub fn of_url(url: &str) -> Result<Backend, StoreError> {
+        if url.starts_with("sqlite:") {
+            Ok(Backend::Sqlite)
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Ok(Backend::Postgres)
+        } else {
+            Err(StoreError::UnsupportedUrl)
+        }
+    }
+}
+
+/// How the store is set up.
+#[derive(Clone, Debug)]
+pub struct StoreOptions {
+    /// Connections in the pool.
+    pub max_connections: u32,
+    /// Most commands per write transaction.
+    pub commit_batch: usize,
+}
+
+impl Default for StoreOptions {
+    fn default() -> StoreOptions {
+        StoreOptions {
+            max_connections: 8,
+            commit_batch: 64,
+        }
+    }
+}
+
+/// A game's row: its setup and a summary of where it stands.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    /// The game's id.
+    pub id: Uuid,
+    /// 3 or 4.
+    pub players: u8,
+    /// The hostage army of a 3-player game.
+    pub hostage: Option<Army>,
+    /// The ruleset.
+    pub rules: Rules,
+    /// The start position (DPN).
+    pub start: String,
+    /// Whether free seats are claimable without an invite.
+    pub open: bool,
+    /// When it was created.
+    pub created_at: i64,
+    /// Where it stands now.
+    pub summary: GameSummaryRow,
+}
+
+/// The part of a game's row that changes with play.
+#[derive(Clone, Debug)]
+pub struct GameSummaryRow {
+    /// Open, live or finished.
+    pub status: GameStatus,
+    /// The version of the last event.
+    pub v: u64,
+    /// The current position (DPN).
+    pub dpn: String,
+    /// The player to move.
+    pub to_move: Option<Player>,
+    /// The number of the next turn.
+    pub turn: u32,
+    /// The result, once over.
+    pub result: Option<ResultRecord>,
+    /// The ranking so far.
+    pub ranking: Vec<Vec<Player>>,
+    /// When it last changed.
+    pub updated_at: i64,
+}
+
+/// A seat.
+#[derive(Clone, Debug)]
+pub struct SeatRow {
+    /// Its player.
+    pub player: Player,
+    /// Its display name.
+    pub name: Option<String>,
+    /// The hash of its token.
+    pub token_hash: TokenHash,
+    /// Whether it was claimed.
+    pub claimed: bool,
+}
+
+/// What an event of the log records (enough to replay it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    /// A turn (a pass included), by `player`.
+    Turn {
+        /// Who played it.
+        player: Player,
+        /// The canonical turn text.
+        text: String,
+    },
+    /// A resignation.
+    Resign(Player),
+    /// A draw offer.
+    DrawOffered(Player),
+    /// An agreement to the pending offer, not yet from everyone.
+    DrawAccepted(Player),
+    /// A refusal (or withdrawal) of the pending offer.
+    DrawDeclined(Player),
+    /// The last agreement: the game is drawn.
+    DrawAgreed(Player),
+}
+
+impl EventKind {
+    /// The player who acted.
+    pub fn player(&self) -> Player {
+        match self {
+            EventKind::Turn { player, .. } => *player,
+            EventKind::Resign(p)
+            | EventKind::DrawOffered(p)
+            | EventKind::DrawAccepted(p)
+            | EventKind::DrawDeclined(p)
+            | EventKind::DrawAgreed(p) => *p,
+        }
+    }
+}
+
+/// One event of the log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventRow {
+    /// Its version.
+    pub v: u64,
+    /// What happened.
+    pub kind: EventKind,
+    /// The ack id of the command that made it (the acting player's).
+    pub ack: Option<u64>,
+    /// When.
+    pub at: i64,
+}
+
+/// One chat message or whisper.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatRow {
+    /// Its id within the game.
+    pub id: u64,
+    /// The game's version when it was said.
+    pub v: u64,
+    /// The author's seat; none for a spectator.
+    pub from: Option<Player>,
+    /// The author's name.
+    pub name: String,
+    /// A whisper's recipient.
+    pub to: Option<Player>,
+    /// The raw text.
+    pub text: String,
+    /// The author's ack id.
+    pub ack: Option<u64>,
+    /// When.
+    pub at: i64,
+}
+
+/// A stored game, everything needed to rebuild its actor.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// The game's row.
+    pub row: GameRow,
+    /// Its seats, in base order.
+    pub seats: Vec<SeatRow>,
+    /// Its whole event log, in order.
+    pub events: Vec<EventRow>,
+    /// Its most recent chat, oldest first.
+    pub recent_chat: Vec<ChatRow>,
+    /// The highest chat id (0: none).
+    pub last_chat_id: u64,
+    /// The ack ids of the players' committed chat: (player, ack, version).
+    pub chat_acks: Vec<(Player, u64, u64)>,
+}
+
+/// The writes of one command of one game, committed together.
+#[derive(Clone, Debug, Default)]
+pub struct Commit {
+    /// The game.
+    pub game: Uuid,
+    /// New events, in order.
+    pub events: Vec<EventRow>,
+    /// A new chat message.
+    pub chat: Option<ChatRow>,
+    /// A seat that becomes claimed (with its new name and token hash).
+    pub claim: Option<SeatRow>,
+    /// The game's new summary.
+    pub summary: Option<GameSummaryRow>,
+}
+
+/// The store: a connection pool and the batching writer.
+#[derive(Clone)]
+pub struct Store {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    pool: AnyPool,
+    backend: Backend,
+    writer: mpsc::Sender<WriterMsg>,
+}
+
+impl Store {
+    /// Connects (creating a SQLite file if missing) and starts the writer. Run
+    /// [`migrate`](Store::migrate) before use.
+    pub async fn connect(
+        url: &str,
+        options: &StoreOptions,
+        metrics: Arc<Metrics>,
+    ) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let backend = Backend::of_url(url)?;
+        let url = match backend {
+            Backend::Sqlite if !url.contains("mode=") => {
+                let sep = if url.contains('?') { '&' } else { '?' };
+                format!("{url}{sep}mode=rwc")
+            }
+            _ => url.to_string(),
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(options.max_connections.max(2))
+            .acquire_timeout(Duration::from_secs(10))
+            .after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // WAL lets readers run beside the one writer; FULL keeps every
+                        // acknowledged commit through a crash of the machine, not only of the
+                        // process; the busy timeout rides out checkpoints.
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = FULL").await?;
+                        conn.execute("PRAGMA busy_timeout = 10000").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await?;
+        let (tx, rx) = mpsc::channel(options.commit_batch.max(1) * 16);
+        tokio::spawn(writer::run(
+            pool.clone(),
+            rx,
+            options.commit_batch.max(1),
+            metrics,
+        ));
+        Ok(Store {
+            inner: Arc::new(Inner {
+                pool,
+                backend,
+                writer: tx,
+            }),
+        })
+    }
+
+    /// Which database this is.
+    pub fn backend(&self) -> Backend {
+        self.inner.backend
+    }
+
+    /// Brings the schema up to date (the migrations under `migrations/<backend>/`).
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        migrate::migrator(self.inner.backend)
+            .run(&self.inner.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Whether the database answers.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.inner.pool).await?;
+        Ok(())
+    }
+
+    /// Stores a new game with its seats and (for an imported game) its events, in one
+    /// transaction.
+    pub async fn create_game(
+        &self,
+        game: &GameRow,
+        seats: &[SeatRow],
+        events: &[EventRow],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.inner.pool.begin().await?;
+        sql::insert_game(&mut tx, game).await?;
+        for seat in seats {
+            sql::insert_seat(&mut tx, game.id, seat).await?;
+        }
+        for event in events {
+            sql::insert_event(&mut tx, game.id, event).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Commits one command's writes (batched with other games'); returns once committed.
+    pub async fn commit(&self, commit: Commit) -> Result<(), StoreError> {
+        let (reply, done) = oneshot::channel();
+        self.inner
+            .writer
+            .send(WriterMsg::Job(WriteJob { commit, reply }))
+            .await
+            .map_err(|_| StoreError::Closed)?;
+        done.await.map_err(|_| StoreError::Closed)?
+    }
+
+    /// Loads a game with its seats, log and recent chat; `None` if there is no such game.
+    pub async fn load_game(
+        &self,
+        id: Uuid,
+        recent_chat: usize,
+    ) -> Result<Option<StoredGame>, StoreError> {
+        sql::load_game(&self.inner.pool, id, recent_chat).await
+    }
+
+    /// A game's events after version `since`, in order.
+    pub async fn events_since(&self, id: Uuid, since: u64) -> Result<Vec<EventRow>, StoreError> {
+        sql::events_since(&self.inner.pool, id, since).await
+    }
+
+    /// The ids of the games not finished.
+    pub async fn unfinished_games(&self) -> Result<Vec<Uuid>, StoreError> {
+        sql::unfinished_games(&self.inner.pool).await
+    }
+
+    /// Games with their seats, most recently changed first.
+    pub async fn list_games(
+        &self,
+        status: Option<GameStatus>,
+        limit: u32,
+    ) -> Result<Vec<(GameRow, Vec<SeatRow>)>, StoreError> {
+        sql::list_games(&self.inner.pool, status, limit).await
+    }
+
+    /// Stops the writer once it has committed what it was given, then closes the pool. Later
+    /// commits fail with [`StoreError::Closed`].
+    pub async fn close(&self) {
+        let (tx, rx) = oneshot::channel();
+        if self.inner.writer.send(WriterMsg::Stop(tx)).await.is_ok() {
+            let _ = rx.await;
+        }
+        self.inner.pool.close().await;
+    }
+}

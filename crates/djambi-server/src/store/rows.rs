@@ -1,0 +1,149 @@
+//! Reading rows back into the store's types (every stored value is checked on the way in).
+
+use djambi_core::{Army, Player};
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use uuid::Uuid;
+
+use super::{ChatRow, EventKind, EventRow, GameRow, GameSummaryRow, SeatRow, StoreError};
+use crate::protocol::GameStatus;
+use crate::token::TokenHash;
+
+fn corrupt(what: impl Into<String>) -> StoreError {
+    StoreError::Corrupt(what.into())
+}
+
+/// A player letter.
+pub(super) fn player(s: &str) -> Result<Player, StoreError> {
+    let mut chars = s.chars();
+    match (chars.next().and_then(Army::from_char), chars.next()) {
+        (Some(p), None) => Ok(p),
+        _ => Err(corrupt(format!("player {s:?}"))),
+    }
+}
+
+fn opt_player(s: Option<String>) -> Result<Option<Player>, StoreError> {
+    s.as_deref().map(player).transpose()
+}
+
+fn u64_of(n: i64, what: &str) -> Result<u64, StoreError> {
+    u64::try_from(n).map_err(|_| corrupt(format!("{what} {n}")))
+}
+
+fn json<T: serde::de::DeserializeOwned>(s: &str, what: &str) -> Result<T, StoreError> {
+    serde_json::from_str(s).map_err(|e| corrupt(format!("{what}: {e}")))
+}
+
+/// The columns of `games` that [`game`] reads, for `concat!` into static SQL.
+macro_rules! game_columns {
+    () => {
+        "id, players, hostage, rules, start_dpn, open, status, v, dpn, to_move, turn, result, \
+         ranking, created_at, updated_at"
+    };
+}
+pub(super) use game_columns;
+
+/// A `games` row selected with [`game_columns!`].
+pub(super) fn game(row: &AnyRow) -> Result<GameRow, StoreError> {
+    let id: String = row.try_get("id")?;
+    let id = Uuid::parse_str(&id).map_err(|_| corrupt(format!("game id {id:?}")))?;
+    let players: i64 = row.try_get("players")?;
+    let status: String = row.try_get("status")?;
+    let result: Option<String> = row.try_get("result")?;
+    let ranking: String = row.try_get("ranking")?;
+    let rules: String = row.try_get("rules")?;
+    Ok(GameRow {
+        id,
+        players: u8::try_from(players).map_err(|_| corrupt("players"))?,
+        hostage: opt_player(row.try_get("hostage")?)?,
+        rules: json(&rules, "rules")?,
+        start: row.try_get("start_dpn")?,
+        open: row.try_get::<i64, _>("open")? != 0,
+        created_at: row.try_get("created_at")?,
+        summary: GameSummaryRow {
+            status: GameStatus::parse(&status)
+                .ok_or_else(|| corrupt(format!("status {status:?}")))?,
+            v: u64_of(row.try_get("v")?, "v")?,
+            dpn: row.try_get("dpn")?,
+            to_move: opt_player(row.try_get("to_move")?)?,
+            turn: u32::try_from(row.try_get::<i64, _>("turn")?).map_err(|_| corrupt("turn"))?,
+            result: result.as_deref().map(|r| json(r, "result")).transpose()?,
+            ranking: json(&ranking, "ranking")?,
+            updated_at: row.try_get("updated_at")?,
+        },
+    })
+}
+
+/// A `seats` row (player, name, token_hash, claimed).
+pub(super) fn seat(row: &AnyRow) -> Result<SeatRow, StoreError> {
+    let hash: String = row.try_get("token_hash")?;
+    Ok(SeatRow {
+        player: player(&row.try_get::<String, _>("player")?)?,
+        name: row.try_get("name")?,
+        token_hash: TokenHash::from_hex(&hash).ok_or_else(|| corrupt("token hash"))?,
+        claimed: row.try_get::<i64, _>("claimed")? != 0,
+    })
+}
+
+/// An `events` row (v, kind, player, turn_text, ack, at).
+pub(super) fn event(row: &AnyRow) -> Result<EventRow, StoreError> {
+    let kind: String = row.try_get("kind")?;
+    let p = player(&row.try_get::<String, _>("player")?)?;
+    let text: Option<String> = row.try_get("turn_text")?;
+    let kind = match kind.as_str() {
+        "turn" => EventKind::Turn {
+            player: p,
+            text: text.ok_or_else(|| corrupt("turn without text"))?,
+        },
+        "resign" => EventKind::Resign(p),
+        "draw_offered" => EventKind::DrawOffered(p),
+        "draw_accepted" => EventKind::DrawAccepted(p),
+        "draw_declined" => EventKind::DrawDeclined(p),
+        "draw_agreed" => EventKind::DrawAgreed(p),
+        other => return Err(corrupt(format!("event kind {other:?}"))),
+    };
+    let ack: Option<i64> = row.try_get("ack")?;
+    Ok(EventRow {
+        v: u64_of(row.try_get("v")?, "v")?,
+        kind,
+        ack: ack.map(|a| u64_of(a, "ack")).transpose()?,
+        at: row.try_get("at")?,
+    })
+}
+
+/// The stored name of an event kind.
+pub(super) fn event_kind_name(kind: &EventKind) -> &'static str {
+    match kind {
+        EventKind::Turn { .. } => "turn",
+        EventKind::Resign(_) => "resign",
+        EventKind::DrawOffered(_) => "draw_offered",
+        EventKind::DrawAccepted(_) => "draw_accepted",
+        EventKind::DrawDeclined(_) => "draw_declined",
+        EventKind::DrawAgreed(_) => "draw_agreed",
+    }
+}
+
+/// A `chat` row (id, v, from_player, name, to_player, text, ack, at).
+pub(super) fn chat(row: &AnyRow) -> Result<ChatRow, StoreError> {
+    let ack: Option<i64> = row.try_get("ack")?;
+    Ok(ChatRow {
+        id: u64_of(row.try_get("id")?, "chat id")?,
+        v: u64_of(row.try_get("v")?, "v")?,
+        from: opt_player(row.try_get("from_player")?)?,
+        name: row.try_get("name")?,
+        to: opt_player(row.try_get("to_player")?)?,
+        text: row.try_get("text")?,
+        ack: ack.map(|a| u64_of(a, "ack")).transpose()?,
+        at: row.try_get("at")?,
+    })
+}
+
+/// A stored letter.
+pub(super) fn letter(p: Player) -> String {
+    p.char().to_string()
+}
+
+/// A version, ack or id as stored (they stay far below `i64::MAX`).
+pub(super) fn int(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}

@@ -1,0 +1,328 @@
+//! The SQL, written once for SQLite and Postgres (`$n` parameters work in both), always
+//! parameterised.
+
+use sqlx::{AnyConnection, AnyPool, Row};
+use uuid::Uuid;
+
+use super::rows::{self, game_columns, int, letter};
+use super::{ChatRow, Commit, EventKind, EventRow, GameRow, SeatRow, StoreError, StoredGame};
+use crate::protocol::GameStatus;
+
+fn json(value: &impl serde::Serialize) -> String {
+    serde_json::to_string(value).expect("plain data serialises")
+}
+
+pub(super) async fn insert_game(conn: &mut AnyConnection, g: &GameRow) -> Result<(), StoreError> {
+    let s = &g.summary;
+    sqlx::query(
+        "INSERT INTO games (id, players, hostage, rules, start_dpn, open, status, v, dpn, \
+         to_move, turn, result, ranking, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+    )
+    .bind(g.id.to_string())
+    .bind(i64::from(g.players))
+    .bind(g.hostage.map(letter))
+    .bind(json(&g.rules))
+    .bind(g.start.clone())
+    .bind(i64::from(g.open))
+    .bind(s.status.as_str())
+    .bind(int(s.v))
+    .bind(s.dpn.clone())
+    .bind(s.to_move.map(letter))
+    .bind(i64::from(s.turn))
+    .bind(s.result.as_ref().map(json))
+    .bind(json(&s.ranking))
+    .bind(g.created_at)
+    .bind(s.updated_at)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub(super) async fn insert_seat(
+    conn: &mut AnyConnection,
+    game: Uuid,
+    seat: &SeatRow,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO seats (game_id, player, name, token_hash, claimed) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(game.to_string())
+    .bind(letter(seat.player))
+    .bind(seat.name.clone())
+    .bind(seat.token_hash.to_hex())
+    .bind(i64::from(seat.claimed))
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub(super) async fn insert_event(
+    conn: &mut AnyConnection,
+    game: Uuid,
+    event: &EventRow,
+) -> Result<(), StoreError> {
+    let text = match &event.kind {
+        EventKind::Turn { text, .. } => Some(text.clone()),
+        _ => None,
+    };
+    sqlx::query(
+        "INSERT INTO events (game_id, v, kind, player, turn_text, ack, at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(game.to_string())
+    .bind(int(event.v))
+    .bind(rows::event_kind_name(&event.kind))
+    .bind(letter(event.kind.player()))
+    .bind(text)
+    .bind(event.ack.map(int))
+    .bind(event.at)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+async fn insert_chat(conn: &mut AnyConnection, game: Uuid, c: &ChatRow) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO chat (game_id, id, v, from_player, name, to_player, text, ack, at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(game.to_string())
+    .bind(int(c.id))
+    .bind(int(c.v))
+    .bind(c.from.map(letter))
+    .bind(c.name.clone())
+    .bind(c.to.map(letter))
+    .bind(c.text.clone())
+    .bind(c.ack.map(int))
+    .bind(c.at)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Writes one command inside the caller's transaction.
+pub(super) async fn apply_commit(
+    conn: &mut AnyConnection,
+    commit: &Commit,
+) -> Result<(), StoreError> {
+    let game = commit.game;
+    if let Some(seat) = &commit.claim {
+        // Only an unclaimed seat can be claimed: the actor checked, the database agrees.
+        let done = sqlx::query(
+            "UPDATE seats SET name = $1, token_hash = $2, claimed = $3 \
+             WHERE game_id = $4 AND player = $5 AND claimed = $6",
+        )
+        .bind(seat.name.clone())
+        .bind(seat.token_hash.to_hex())
+        .bind(1_i64)
+        .bind(game.to_string())
+        .bind(letter(seat.player))
+        .bind(0_i64)
+        .execute(&mut *conn)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Corrupt(format!(
+                "seat {} of game {game} is not free",
+                seat.player
+            )));
+        }
+    }
+    for event in &commit.events {
+        insert_event(conn, game, event).await?;
+    }
+    if let Some(chat) = &commit.chat {
+        insert_chat(conn, game, chat).await?;
+    }
+    if let Some(s) = &commit.summary {
+        sqlx::query(
+            "UPDATE games SET status = $1, v = $2, dpn = $3, to_move = $4, turn = $5, \
+             result = $6, ranking = $7, updated_at = $8 WHERE id = $9",
+        )
+        .bind(s.status.as_str())
+        .bind(int(s.v))
+        .bind(s.dpn.clone())
+        .bind(s.to_move.map(letter))
+        .bind(i64::from(s.turn))
+        .bind(s.result.as_ref().map(json))
+        .bind(json(&s.ranking))
+        .bind(s.updated_at)
+        .bind(game.to_string())
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+pub(super) async fn load_game(
+    pool: &AnyPool,
+    id: Uuid,
+    recent_chat: usize,
+) -> Result<Option<StoredGame>, StoreError> {
+    let mut conn = pool.acquire().await?;
+    let key = id.to_string();
+    let Some(row) = sqlx::query(concat!(
+        "SELECT ",
+        game_columns!(),
+        " FROM games WHERE id = $1"
+    ))
+    .bind(key.clone())
+    .fetch_optional(&mut *conn)
+    .await?
+    else {
+        return Ok(None);
+    };
+    let row = rows::game(&row)?;
+    let mut seats =
+        sqlx::query("SELECT player, name, token_hash, claimed FROM seats WHERE game_id = $1")
+            .bind(key.clone())
+            .fetch_all(&mut *conn)
+            .await?
+            .iter()
+            .map(rows::seat)
+            .collect::<Result<Vec<_>, _>>()?;
+    seats.sort_by_key(|s| s.player.index());
+    let events = sqlx::query(
+        "SELECT v, kind, player, turn_text, ack, at FROM events WHERE game_id = $1 ORDER BY v",
+    )
+    .bind(key.clone())
+    .fetch_all(&mut *conn)
+    .await?
+    .iter()
+    .map(rows::event)
+    .collect::<Result<Vec<_>, _>>()?;
+    let mut chat = sqlx::query(
+        "SELECT id, v, from_player, name, to_player, text, ack, at FROM chat \
+         WHERE game_id = $1 ORDER BY id DESC LIMIT $2",
+    )
+    .bind(key.clone())
+    .bind(recent_chat as i64)
+    .fetch_all(&mut *conn)
+    .await?
+    .iter()
+    .map(rows::chat)
+    .collect::<Result<Vec<_>, _>>()?;
+    chat.reverse();
+    let last: i64 = sqlx::query("SELECT COALESCE(MAX(id), 0) AS last FROM chat WHERE game_id = $1")
+        .bind(key.clone())
+        .fetch_one(&mut *conn)
+        .await?
+        .try_get("last")?;
+    let chat_acks = sqlx::query(
+        "SELECT from_player, ack, v FROM chat \
+         WHERE game_id = $1 AND ack IS NOT NULL AND from_player IS NOT NULL",
+    )
+    .bind(key)
+    .fetch_all(&mut *conn)
+    .await?
+    .iter()
+    .map(|r| {
+        let p: String = r.try_get("from_player")?;
+        let ack: i64 = r.try_get("ack")?;
+        let v: i64 = r.try_get("v")?;
+        Ok((rows::player(&p)?, ack as u64, v as u64))
+    })
+    .collect::<Result<Vec<_>, StoreError>>()?;
+    Ok(Some(StoredGame {
+        row,
+        seats,
+        events,
+        recent_chat: chat,
+        last_chat_id: last.max(0) as u64,
+        chat_acks,
+    }))
+}
+
+pub(super) async fn events_since(
+    pool: &AnyPool,
+    id: Uuid,
+    since: u64,
+) -> Result<Vec<EventRow>, StoreError> {
+    sqlx::query(
+        "SELECT v, kind, player, turn_text, ack, at FROM events \
+         WHERE game_id = $1 AND v > $2 ORDER BY v",
+    )
+    .bind(id.to_string())
+    .bind(int(since))
+    .fetch_all(pool)
+    .await?
+    .iter()
+    .map(rows::event)
+    .collect()
+}
+
+pub(super) async fn unfinished_games(pool: &AnyPool) -> Result<Vec<Uuid>, StoreError> {
+    sqlx::query("SELECT id FROM games WHERE status <> $1 ORDER BY created_at")
+        .bind(GameStatus::Finished.as_str())
+        .fetch_all(pool)
+        .await?
+        .iter()
+        .map(|r| {
+            let id: String = r.try_get("id")?;
+            Uuid::parse_str(&id).map_err(|_| StoreError::Corrupt(format!("game id {id:?}")))
+        })
+        .collect()
+}
+
+pub(super) async fn list_games(
+    pool: &AnyPool,
+    status: Option<GameStatus>,
+    limit: u32,
+) -> Result<Vec<(GameRow, Vec<SeatRow>)>, StoreError> {
+    let mut conn = pool.acquire().await?;
+    let (games, seats) = match status {
+        Some(status) => {
+            let games = sqlx::query(concat!(
+                "SELECT ",
+                game_columns!(),
+                " FROM games WHERE status = $1 ORDER BY updated_at DESC, id LIMIT $2"
+            ))
+            .bind(status.as_str())
+            .bind(i64::from(limit))
+            .fetch_all(&mut *conn)
+            .await?;
+            let seats = sqlx::query(
+                "SELECT game_id, player, name, token_hash, claimed FROM seats WHERE game_id IN \
+                 (SELECT id FROM games WHERE status = $1 ORDER BY updated_at DESC, id LIMIT $2)",
+            )
+            .bind(status.as_str())
+            .bind(i64::from(limit))
+            .fetch_all(&mut *conn)
+            .await?;
+            (games, seats)
+        }
+        None => {
+            let games = sqlx::query(concat!(
+                "SELECT ",
+                game_columns!(),
+                " FROM games ORDER BY updated_at DESC, id LIMIT $1"
+            ))
+            .bind(i64::from(limit))
+            .fetch_all(&mut *conn)
+            .await?;
+            let seats = sqlx::query(
+                "SELECT game_id, player, name, token_hash, claimed FROM seats WHERE game_id IN \
+                 (SELECT id FROM games ORDER BY updated_at DESC, id LIMIT $1)",
+            )
+            .bind(i64::from(limit))
+            .fetch_all(&mut *conn)
+            .await?;
+            (games, seats)
+        }
+    };
+    let mut out: Vec<(GameRow, Vec<SeatRow>)> = games
+        .iter()
+        .map(|r| rows::game(r).map(|g| (g, Vec::new())))
+        .collect::<Result<_, _>>()?;
+    for row in &seats {
+        let id: String = row.try_get("game_id")?;
+        let seat = rows::seat(row)?;
+        if let Some((_, list)) = out.iter_mut().find(|(g, _)| g.id.to_string() == id) {
+            list.push(seat);
+        }
+    }
+    for (_, list) in &mut out {
+        list.sort_by_key(|s| s.player.index());
+    }
+    Ok(out)
+}

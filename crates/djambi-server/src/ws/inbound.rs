@@ -1,0 +1,127 @@
+//! Client frames in: size limit, rate limit, and parsing into the closed [`ClientMessage`] enum.
+//! What does not parse becomes a typed error here and goes no further.
+
+use std::time::Instant;
+
+use crate::game::Action;
+use crate::protocol::client::AckOnly;
+use crate::protocol::{ClientMessage, ErrorCode};
+
+/// The largest ack id: JSON's safe integers (2^53 − 1), so every client can count to it.
+pub const MAX_ACK: u64 = (1 << 53) - 1;
+
+/// A frame refused before reaching the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// The message's ack id, if it could be read.
+    pub ack: Option<u64>,
+    /// The typed error.
+    pub code: ErrorCode,
+    /// For people.
+    pub message: String,
+}
+
+/// Parses one text frame of at most `max_bytes`.
+pub fn parse(text: &str, max_bytes: usize) -> Result<ClientMessage, Refused> {
+    if text.len() > max_bytes {
+        return Err(Refused {
+            ack: None,
+            code: ErrorCode::TooLarge,
+            message: format!("a message may have at most {max_bytes} bytes"),
+        });
+    }
+    match serde_json::from_str::<ClientMessage>(text) {
+        Ok(message) => match message.ack() {
+            Some(ack) if ack > MAX_ACK => Err(Refused {
+                ack: None,
+                code: ErrorCode::Malformed,
+                message: format!("ack: at most {MAX_ACK}"),
+            }),
+            _ => Ok(message),
+        },
+        Err(e) => Err(Refused {
+            ack: serde_json::from_str::<AckOnly>(text)
+                .ok()
+                .and_then(|a| a.ack)
+                .filter(|a| *a <= MAX_ACK),
+            code: ErrorCode::Malformed,
+            message: format!("not a valid message: {e}"),
+        }),
+    }
+}
+
+/// The game command a message carries, with its ack id.
+pub fn action(message: ClientMessage) -> Option<(u64, Action)> {
+    Some(match message {
+        ClientMessage::Move { ack, turn } => (ack, Action::Move(turn)),
+        ClientMessage::Resign { ack } => (ack, Action::Resign),
+        ClientMessage::OfferDraw { ack } => (ack, Action::OfferDraw),
+        ClientMessage::AcceptDraw { ack } => (ack, Action::AcceptDraw),
+        ClientMessage::DeclineDraw { ack } => (ack, Action::DeclineDraw),
+        ClientMessage::Chat { ack, text } => (ack, Action::Chat(text)),
+        ClientMessage::Whisper { ack, to, text } => (ack, Action::Whisper(to, text)),
+        ClientMessage::Hello { .. } | ClientMessage::Sync { .. } | ClientMessage::Ping => {
+            return None;
+        }
+    })
+}
+
+/// A token bucket: `rate` messages a second, bursts of twice that.
+#[derive(Debug)]
+pub struct RateLimit {
+    rate: f64,
+    tokens: f64,
+    last: Instant,
+}
+
+impl RateLimit {
+    /// A full bucket.
+    pub fn new(rate: u32) -> RateLimit {
+        let rate = f64::from(rate.max(1));
+        RateLimit {
+            rate,
+            tokens: rate * 2.0,
+            last: Instant::now(),
+        }
+    }
+
+    /// Takes one token if there is one.
+    pub fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let elapsed = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.rate * 2.0);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_are_typed() {
+        assert_eq!(
+            parse(&"x".repeat(10), 4).unwrap_err().code,
+            ErrorCode::TooLarge
+        );
+        let e = parse(r#"{"type":"move","ack":3}"#, 100).unwrap_err();
+        assert_eq!((e.code, e.ack), (ErrorCode::Malformed, Some(3)));
+        assert_eq!(parse("nope", 100).unwrap_err().ack, None);
+        let e = parse(r#"{"type":"resign","ack":9007199254740992}"#, 100).unwrap_err();
+        assert_eq!(e.code, ErrorCode::Malformed);
+        assert!(parse(r#"{"type":"resign","ack":9007199254740991}"#, 100).is_ok());
+    }
+
+    #[test]
+    fn the_bucket_empties_and_refills() {
+        let mut r = RateLimit::new(5);
+        let allowed = (0..100).filter(|_| r.allow()).count();
+        assert!((10..=11).contains(&allowed), "{allowed}");
+    }
+}

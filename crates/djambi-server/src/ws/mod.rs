@@ -1,0 +1,68 @@
+//! The WebSocket endpoint `/ws/games/{id}` (PROTOCOL §3): upgrades the request and serves the
+//! connection ([`socket`]) against the game's actor.
+
+mod inbound;
+mod socket;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+
+use axum::Router;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::{Path, State, WebSocketUpgrade};
+use axum::response::Response;
+use axum::routing::get;
+use tokio_util::task::TaskTracker;
+
+use crate::AppState;
+use crate::error::AppError;
+use crate::http::parse_game_id;
+use crate::metrics::Metrics;
+
+pub use inbound::MAX_ACK;
+
+/// What every connection shares.
+pub struct WsContext {
+    /// The server's metrics.
+    pub metrics: Arc<Metrics>,
+    /// The largest client message answered (larger ones get `too_large`).
+    pub max_message_bytes: usize,
+    /// Messages per second per connection.
+    pub rate_limit: u32,
+    /// Outgoing frames queued per connection.
+    pub connection_queue: usize,
+    /// Connection ids.
+    pub next_conn: AtomicU64,
+    /// Every connection's task, so shutdown can wait for them to close.
+    pub tasks: TaskTracker,
+}
+
+/// The WebSocket routes.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/ws/games/{id}", get(upgrade))
+}
+
+async fn upgrade(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, AppError> {
+    let id = parse_game_id(&id)?;
+    let ws = ws.map_err(|e| AppError::BadRequest(format!("not a WebSocket request: {e}")))?;
+    let game = state
+        .registry
+        .get(id)
+        .await?
+        .ok_or_else(|| AppError::no_game(id))?;
+    let ctx = state.ws.clone();
+    // Frames a little larger than the protocol's limit are still read, to answer `too_large`;
+    // far larger ones close the connection.
+    let hard_limit = (ctx.max_message_bytes * 4).max(64 * 1024);
+    Ok(ws
+        .max_message_size(hard_limit)
+        .max_frame_size(hard_limit)
+        .on_upgrade(move |socket| {
+            let tasks = ctx.tasks.clone();
+            tasks.track_future(socket::run(socket, game, ctx))
+        }))
+}
