@@ -57,7 +57,8 @@ export function squareAt(col, row, bottom) {
 
 /**
  * @typedef {object} BoardOptions
- * @property {(sq: string) => void} [onSquare]   a square was clicked, tapped or chosen by keyboard
+ * @property {(sq: string, how: {keyboard: boolean}) => void} [onSquare]   a square was clicked,
+ *   tapped or chosen by keyboard
  * @property {() => void} [onBack]                Escape/Backspace on the board
  * @property {(sq: string) => void} [onCursor]   the keyboard cursor moved
  * @property {(sq: string, cell: any) => string} [describe]  the tooltip of a square
@@ -93,7 +94,7 @@ export class BoardView {
         this.cursorShown = false;
         this.cursor = sq;
         this.drawCursor();
-        this.opts.onSquare(sq);
+        this.opts.onSquare(sq, { keyboard: false });
       }
     });
     this.svg.addEventListener('keydown', (e) => this.key(e));
@@ -273,7 +274,7 @@ export class BoardView {
     } else if (e.key === 'Enter' || e.key === ' ') {
       this.cursorShown = true;
       this.drawCursor();
-      if (this.opts.onSquare) this.opts.onSquare(this.cursor);
+      if (this.opts.onSquare) this.opts.onSquare(this.cursor, { keyboard: true });
       e.preventDefault();
     } else if (e.key === 'Escape' || e.key === 'Backspace') {
       if (this.opts.onBack) this.opts.onBack();

@@ -40,6 +40,13 @@ export class ChatPanel {
     return true;
   }
 
+  /** The highest message id seen, for `chat_since` after a reconnect. */
+  lastId() {
+    let max = null;
+    for (const m of this.messages) if (typeof m.id === 'number' && (max === null || m.id > max)) max = m.id;
+    return max;
+  }
+
   /** @param {any} m */
   add(m) {
     if (this.insert(m)) this.drawList();
@@ -69,7 +76,8 @@ export class ChatPanel {
           : t('chat.whisper_from');
       }
       return h('li', { class: ['chat-msg', whisper ? 'whisper' : '', m.from === me ? 'mine' : ''], title: m.at || '' },
-        h('span', { class: 'chat-from' }, m.from ? armySwatch(m.from, 12) : null, h('strong', { text: m.name || (m.from ? t(`player.${m.from}`) : '?') })),
+        h('span', { class: 'chat-from' }, m.from ? armySwatch(m.from, 12) : h('span', { class: 'spectator-mark', title: t('chat.spectator_tag'), text: '👁' }),
+          h('strong', { text: m.name || (m.from ? t(`player.${m.from}`) : t('chat.spectator_tag')) })),
         tag ? h('em', { class: 'chat-tag', text: tag }) : null,
         h('span', { class: 'chat-text', text: m.text }));
     });
@@ -85,10 +93,11 @@ export class ChatPanel {
     const input = h('input', {
       type: 'text', name: 'chat', maxlength: String(MAX_LEN), autocomplete: 'off',
       placeholder: me ? t('chat.placeholder') : t('chat.spectator'),
-      disabled: !me || !this.online, 'aria-label': t('chat.placeholder'),
+      disabled: !this.online, 'aria-label': t('chat.placeholder'),
     });
-    const select = h('select', {
-      name: 'to', 'aria-label': t('chat.to'), disabled: !me || !this.online,
+    // Whispers are between players; spectators talk in public.
+    const select = !me ? null : h('select', {
+      name: 'to', 'aria-label': t('chat.to'), disabled: !this.online,
       onchange: (/** @type {Event} */ e) => { this.to = /** @type {HTMLSelectElement} */ (e.target).value; },
     },
     h('option', { value: '', text: t('chat.everyone') }),
@@ -108,7 +117,8 @@ export class ChatPanel {
         }
         input.focus();
       },
-    }, select, input, h('button', { type: 'submit', class: 'btn btn-small btn-primary', disabled: !me || !this.online, text: t('chat.send') }));
+    }, select, input, h('button', { type: 'submit', class: 'btn btn-small btn-primary', disabled: !this.online, text: t('chat.send') }));
+    if (!select) form.classList.add('no-select');
     replace(this.element,
       h('h2', { id: 'chat-title', class: 'panel-title', text: t('chat.title') }),
       this.list,

@@ -3,11 +3,11 @@
 
 import { h, replace, toast, confirmDialog, copyText } from './dom.js';
 import { t } from './i18n.js';
-import { GameSocket, claimSeat, forgetSeat, getGame, loadSeat, parseInvite, recordUrl, saveSeat } from './protocol.js';
+import { GameSocket, claimSeat, forgetSeat, loadSeat, parseInvite, recordUrl, saveSeat } from './protocol.js';
 import { BoardView } from './board.js';
 import { parseDpn, previewBoard, ROLE_NAMES, MAZE } from './dpn.js';
 import * as P from './picker.js';
-import { applyEvent, applyPresence, isAlive, normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';
+import { addHistory, applyEvent, applyPresence, isAlive, normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';
 import { narrate, pieceName } from './narrate.js';
 import { historyList, scrollToCurrent } from './turns.js';
 import { ChatPanel } from './chat.js';
@@ -55,13 +55,15 @@ export function mount(main, { id }) {
   let fatal = '';
 
   const me = () => (you && you.role === 'player' && you.player ? you.player : null);
-  const myTurn = () => Boolean(game && !game.result && me() && game.to_move === me());
+  const started = () => Boolean(game && game.status !== 'open');
+  const myTurn = () => Boolean(game && !game.result && started() && me() && game.to_move === me());
+  let historyAsked = false;
 
   const root = h('div', { class: 'game-page' });
   const head = h('div', { class: 'game-head' });
   const banner = h('div', { class: 'banner-slot' });
   const board = new BoardView({
-    onSquare: (sq) => clickSquare(sq),
+    onSquare: (sq, how) => clickSquare(sq, how.keyboard),
     onBack: () => takeBack(),
     onCursor: (sq) => { live.textContent = describeSquare(sq, board.board[sq]) + optionNote(sq); },
     describe: describeSquare,
@@ -110,7 +112,30 @@ export function mount(main, { id }) {
         chat.setMessages(game.chat);
         chat.render();
         renderAll();
+        if (!game.historyLoaded && !historyAsked && socket) {
+          // The snapshot lists the turns but not their positions: fetch the events once.
+          historyAsked = true;
+          socket.requestHistory();
+        }
       },
+      onHistory(msg) {
+        if (!game) return;
+        addHistory(game, msg.v, msg.event);
+        if (game.historyLoaded) {
+          renderBoard();
+          renderHistory();
+        }
+      },
+      onYou(y) {
+        const before = me();
+        you = y;
+        if (me() !== before) {
+          board.setOrientation(me() || 'r');
+          renderAll();
+        }
+      },
+      chatSince: () => chat.lastId(),
+      name: () => savedName() || null,
       onEvent(msg) {
         if (!game) return;
         const ev = msg.event;
@@ -128,8 +153,15 @@ export function mount(main, { id }) {
       },
       onPresence(p) {
         if (!game) return;
+        const wasStarted = started();
         applyPresence(game, p);
-        renderPlayers();
+        if (started() !== wasStarted) {
+          newTurnState();
+          renderAll();
+        } else {
+          renderPlayers();
+          renderBanner();
+        }
       },
       onStatus(s) {
         status = s;
@@ -152,12 +184,9 @@ export function mount(main, { id }) {
           toast(errorText(msg), 'error');
         }
       },
-      async onReconnected() {
-        // Chat is not versioned: pick up public messages sent while we were away.
-        try {
-          const snap = await getGame(id);
-          for (const m of (snap && snap.chat) || []) chat.add(m);
-        } catch { /* the next reconnect will try again */ }
+      onReconnected() {
+        // Missed events and chat came with the hello (`since`, `chat_since`): redraw.
+        renderAll();
       },
     });
   }
@@ -169,9 +198,14 @@ export function mount(main, { id }) {
 
   // ---- entering a turn ----
 
-  /** @param {string} sq */
-  function clickSquare(sq) {
+  /** @param {string} sq @param {boolean} [keyboard] */
+  function clickSquare(sq, keyboard = false) {
     if (!game || viewing !== null || !myTurn() || sending || status !== 'online') return;
+    // Keyboard players confirm a complete turn with Enter, as they chose it.
+    if (keyboard && P.stage(picker).field === 'done') {
+      send();
+      return;
+    }
     const next = P.click(picker, sq);
     if (!next) return;
     picker = next;
@@ -206,11 +240,6 @@ export function mount(main, { id }) {
     }
     renderBoard();
     renderPrompt();
-    const s = P.stage(picker);
-    if (board.cursorShown) {
-      // Keyboard players: put the cursor on the first thing to choose.
-      if (s.options.length && !s.options.includes(board.cursor)) board.setCursor(s.options[0]);
-    }
   }
 
   async function send(text = P.stage(picker).turn) {
@@ -288,6 +317,13 @@ export function mount(main, { id }) {
         h('a', { class: 'btn', href: recordUrl(id), download: `djambi-${id}.json`, text: t('game.download') }),
         h('a', { class: 'btn btn-ghost', href: '/', text: t('game.new_game') }),
       ]));
+    } else if (!started()) {
+      const free = game.seats.filter((/** @type {any} */ s) => !s.claimed);
+      parts.push(h('div', { class: 'turn-banner waiting', role: 'status' },
+        h('div', { class: 'turn-now' }, h('strong', { class: 'turn-title', text: t('game.waiting_players') })),
+        h('div', { class: 'turn-next' },
+          h('span', { class: 'muted', text: t('game.free_seats', { n: free.length }) }),
+          ...free.map((/** @type {any} */ s) => armySwatch(s.player, 14)))));
     } else {
       parts.push(turnBanner(game, me()));
     }
@@ -328,7 +364,7 @@ export function mount(main, { id }) {
       if (st.field === 'from') {
         marks.movable = P.movableSquares(picker);
       } else if (from) {
-        marks.selected = from;
+        if (st.field !== 'done') marks.selected = from;
         if (st.field === 'done' && st.parts) {
           shown = previewBoard(pos.board, st.parts);
           marks.changed = [...new Set([st.parts.from, st.parts.to, st.parts.victim, st.parts.exit, st.parts.place].filter((x) => x !== null))]
@@ -374,7 +410,8 @@ export function mount(main, { id }) {
     }
     if (!myTurn()) {
       let text;
-      if (m && !isAlive(game, m)) text = t('game.you_are_out');
+      if (!started()) text = t('game.waiting_players_help');
+      else if (m && !isAlive(game, m)) text = t('game.you_are_out');
       else if (game.to_move) text = t(m ? 'game.waiting_for' : 'game.watching_turn', { who: who(game, game.to_move) });
       else text = '';
       replace(prompt, h('div', { class: 'prompt-row' }, h('span', { text })));
@@ -475,6 +512,12 @@ export function mount(main, { id }) {
 
   function renderHistory() {
     if (!game) return;
+    if (!game.historyLoaded) {
+      replace(historyBox,
+        h('div', { class: 'panel-head' }, h('h2', { id: 'history-title', class: 'panel-title', text: t('game.turns') })),
+        h('p', { class: 'muted', text: t('common.loading') }));
+      return;
+    }
     const all = positions(game);
     const lastIndex = all.length ? all[all.length - 1].index : -1;
     const selected = viewing === null ? lastIndex : viewing;

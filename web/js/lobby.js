@@ -291,7 +291,9 @@ export function mount(main) {
     await Promise.all(/** @type {const} */ (['open', 'live', 'finished']).map(async (status) => {
       try {
         const res = await listGames(status);
-        lists[status] = Array.isArray(res && res.games) ? res.games : [];
+        const games = Array.isArray(res && res.games) ? res.games : [];
+        // Games waiting for invited players are private: only open games can be joined here.
+        lists[status] = status === 'open' ? games.filter((/** @type {any} */ g) => g.open !== false) : games;
         listErrors[status] = null;
       } catch (e) {
         listErrors[status] = e instanceof ApiError ? errorText(e) : String(e);

@@ -12,7 +12,13 @@ const STATE_FIELDS = ['dpn', 'to_move', 'bonus', 'order', 'ruler', 'control', 'l
  */
 export function normalizeGame(game) {
   const g = { ...game };
-  g.events = Array.isArray(g.events) ? g.events : [];
+  // The snapshot may list every event (PROTOCOL §3.3) or only the turns; in that case the client
+  // fetches the events (`sync` from 0) and `historyLoaded` stays false until they come.
+  g.historyLoaded = Array.isArray(g.events) || !g.v;
+  g.events = Array.isArray(g.events)
+    ? g.events.map((/** @type {any} */ e, /** @type {number} */ i) => ({ ...e, v: typeof e.v === 'number' ? e.v : i + 1 }))
+    : [];
+  g.status = g.status || (g.result ? 'finished' : 'live');
   g.turns = Array.isArray(g.turns) ? g.turns : [];
   g.seats = Array.isArray(g.seats) ? g.seats.map((/** @type {any} */ s) => ({ ...s })) : [];
   g.chat = Array.isArray(g.chat) ? g.chat : [];
@@ -34,7 +40,7 @@ export function normalizeGame(game) {
  */
 export function applyEvent(g, v, ev) {
   g.v = v;
-  g.events.push(ev);
+  if (!g.events.some((/** @type {any} */ e) => e.v === v)) g.events.push({ ...ev, v });
   switch (ev.kind) {
     case 'turn':
       g.turns.push({ v, number: ev.number, player: ev.player, turn: ev.turn });
@@ -46,10 +52,16 @@ export function applyEvent(g, v, ev) {
       for (const fx of ev.effects || []) {
         if (fx.type === 'eliminated' && !g.eliminated.includes(fx.player)) g.eliminated.push(fx.player);
       }
-      if (g.result) g.draw_offer = null;
+      if (g.result) {
+        g.draw_offer = null;
+        g.status = 'finished';
+      }
       break;
     case 'draw_offered':
       g.draw_offer = { by: ev.by, accepted: [ev.by] };
+      break;
+    case 'draw_accepted':
+      if (g.draw_offer && !g.draw_offer.accepted.includes(ev.by)) g.draw_offer.accepted.push(ev.by);
       break;
     case 'draw_declined':
       g.draw_offer = null;
@@ -60,11 +72,25 @@ export function applyEvent(g, v, ev) {
       g.legal = {};
       g.order = [];
       g.draw_offer = null;
+      g.status = 'finished';
       break;
     default:
       break;
   }
   syncSeats(g);
+}
+
+/**
+ * Adds an event from before the snapshot (history fetched after it), keeping events in order.
+ * @param {any} g
+ * @param {number} v
+ * @param {any} ev
+ */
+export function addHistory(g, v, ev) {
+  if (v > g.v || g.events.some((/** @type {any} */ e) => e.v === v)) return;
+  g.events.push({ ...ev, v });
+  g.events.sort((/** @type {any} */ a, /** @type {any} */ b) => a.v - b.v);
+  if (g.events.length >= g.v) g.historyLoaded = true;
 }
 
 /**
@@ -89,9 +115,13 @@ export function syncSeats(g) {
 export function applyPresence(g, p) {
   for (const s of p.seats || []) {
     const seat = g.seats.find((/** @type {any} */ x) => x.player === s.player);
-    if (seat) seat.connected = s.connected;
+    if (!seat) continue;
+    if (typeof s.connected === 'boolean') seat.connected = s.connected;
+    if (typeof s.claimed === 'boolean') seat.claimed = s.claimed;
+    if ('name' in s) seat.name = s.name;
   }
   if (typeof p.spectators === 'number') g.spectators = p.spectators;
+  if (typeof p.status === 'string') g.status = p.status;
 }
 
 /**

@@ -28,12 +28,12 @@ const SYMBOLS = {
     ['circle', { cx: 50, cy: 77, r: 4.5 }, 'ink'],
     ['path', { d: 'M50 30 L50 54', 'stroke-width': 2.5 }, 'fill'],
   ],
-  // Reporter: a pen nib.
+  // Reporter: a megaphone.
   R: [
-    ['path', { d: 'M38 24 L62 24 L69 47 L50 79 L31 47 Z' }, 'ink'],
-    ['circle', { cx: 50, cy: 47, r: 5 }, 'fill'],
-    ['path', { d: 'M50 52 L50 76', 'stroke-width': 3 }, 'fill'],
-    ['path', { d: 'M37 32 L63 32', 'stroke-width': 3 }, 'fill'],
+    ['path', { d: 'M24 42 L38 42 L66 24 L66 76 L38 58 L24 58 Z', 'stroke-linejoin': 'round' }, 'ink'],
+    ['path', { d: 'M36 60 L40 74 L49 74 L46 62 Z' }, 'ink'],
+    ['path', { d: 'M73 38 C78 44 78 56 73 62', 'stroke-width': 4.5, 'stroke-linecap': 'round' }, 'ink'],
+    ['path', { d: 'M38 44 L38 56', 'stroke-width': 3 }, 'fill'],
   ],
   // Diplomat (the Provocateur): a top hat.
   D: [

@@ -107,6 +107,11 @@ let nextAck = Date.now() * 64;
  * @property {(status: SocketStatus) => void} [onStatus]
  * @property {(msg: any) => void} [onError]   an error that answers no command (e.g. bad_token)
  * @property {() => void} [onReconnected]     the socket came back after a drop
+ * @property {(msg: any) => void} [onHistory] an event older than the snapshot, asked for with
+ *   `requestHistory` (the snapshot lists turns but not their events)
+ * @property {(you: any) => void} [onYou]       who we are, from a `resume`
+ * @property {() => number | null} [chatSince] the last chat id seen, for `chat_since`
+ * @property {() => string | null} [name]      a spectator's display name
  */
 
 export class GameSocket {
@@ -114,13 +119,17 @@ export class GameSocket {
    * @param {string} gameId
    * @param {string | null} token
    * @param {SocketHandlers} handlers
+   * @param {{since?: number}} [opts]  `since: 0` asks for every event from the start instead of a
+   *   snapshot (the replay, which has the snapshot from HTTP already)
    */
-  constructor(gameId, token, handlers) {
+  constructor(gameId, token, handlers, opts = {}) {
     this.gameId = gameId;
     this.token = token;
     this.h = handlers;
     /** The last version seen; null before the first snapshot. @type {number | null} */
-    this.v = null;
+    this.v = typeof opts.since === 'number' ? opts.since : null;
+    /** While history is being fetched: events up to this version are history. @type {number | null} */
+    this.historyUpTo = null;
     /** @type {WebSocket | null} */
     this.ws = null;
     /** @type {SocketStatus} */
@@ -177,6 +186,10 @@ export class GameSocket {
       /** @type {any} */
       const hello = { type: 'hello', token: this.token };
       if (this.v !== null) hello.since = this.v;
+      const chatSince = this.h.chatSince ? this.h.chatSince() : null;
+      if (typeof chatSince === 'number') hello.chat_since = chatSince;
+      const name = !this.token && this.h.name ? this.h.name() : null;
+      if (name) hello.name = name;
       ws.send(JSON.stringify(hello));
       // Commands still unanswered go again, with their ack ids: applied at most once.
       for (const p of this.pending.values()) ws.send(JSON.stringify(p.msg));
@@ -229,11 +242,23 @@ export class GameSocket {
     switch (msg.type) {
       case 'snapshot':
         this.v = msg.v;
+        this.historyUpTo = null;
         this.h.onSnapshot(msg);
+        this.markOnline();
+        break;
+      case 'resume':
+        // The events after `from` follow. From an older version than ours: history we asked for.
+        if (this.v !== null && msg.from < this.v) this.historyUpTo = this.v;
+        if (this.h.onYou && msg.you) this.h.onYou(msg.you);
         this.markOnline();
         break;
       case 'event':
         this.markOnline();
+        if (this.historyUpTo !== null && msg.v <= this.historyUpTo) {
+          if (this.h.onHistory) this.h.onHistory(msg);
+          if (msg.v === this.historyUpTo) this.historyUpTo = null;
+          break;
+        }
         if (this.v === null || msg.v <= this.v) break;
         if (msg.v > this.v + 1) {
           // A gap: ask for what was missed; the answer includes this event again.
@@ -256,8 +281,12 @@ export class GameSocket {
           this.h.onError(msg);
         }
         if (typeof msg.v === 'number' && this.v !== null && msg.v > this.v) {
-          // The answer says the game moved on further than the events we have: catch up.
-          this.sendRaw({ type: 'sync', since: this.v });
+          // The answer says the game moved on further than the events we have. The event is
+          // normally on its way; if it has not come soon, catch up.
+          const want = msg.v;
+          setTimeout(() => {
+            if (this.v !== null && this.v < want && this.historyUpTo === null) this.sendRaw({ type: 'sync', since: this.v });
+          }, 1500);
         }
         break;
       }
@@ -287,6 +316,11 @@ export class GameSocket {
       this.setStatus('online');
       if (wasOpen && this.h.onReconnected) this.h.onReconnected();
     }
+  }
+
+  /** Asks for every event since the start (answered by `resume` and the events, or a snapshot). */
+  requestHistory() {
+    this.sendRaw({ type: 'sync', since: 0 });
   }
 
   /** @param {any} msg */

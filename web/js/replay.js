@@ -3,10 +3,10 @@
 
 import { h, replace } from './dom.js';
 import { t } from './i18n.js';
-import { getGame, recordUrl } from './protocol.js';
+import { GameSocket, getGame, recordUrl } from './protocol.js';
 import { BoardView } from './board.js';
 import { parseDpn, ARMIES } from './dpn.js';
-import { normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';
+import { addHistory, applyEvent, normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';
 import { narrate } from './narrate.js';
 import { historyList, scrollToCurrent } from './turns.js';
 import { playersPanel, gameOverCard } from './panels.js';
@@ -40,17 +40,61 @@ export function mount(main, { id }) {
     side));
   main.append(root);
 
+  /** @type {GameSocket | null} */
+  let socket = null;
+
+  function restep() {
+    const atEnd = cur >= steps.length - 1;
+    steps = [-1, ...positions(game).map((p) => p.index)];
+    // Following a live game: stay on the last position when it moves on.
+    cur = atEnd && following ? steps.length - 1 : Math.min(cur, steps.length - 1);
+  }
+  let following = false;
+  let renderQueued = false;
+  function renderSoon() {
+    if (renderQueued) return;
+    renderQueued = true;
+    requestAnimationFrame(() => {
+      renderQueued = false;
+      render();
+    });
+  }
+
   async function load() {
+    if (socket) socket.close();
+    socket = null;
     try {
       game = normalizeGame(await getGame(id));
       syncSeats(game);
-      steps = [-1, ...positions(game).map((p) => p.index)];
-      cur = Math.min(cur, steps.length - 1);
       error = '';
     } catch (e) {
       error = errorText(e);
+      render();
+      return;
     }
+    restep();
     render();
+    // The snapshot has the turns; their positions come as events, from the start, over the
+    // socket — which then keeps a live game's replay up to date.
+    socket = new GameSocket(id, null, {
+      onSnapshot(msg) {
+        // The server would not send the whole history: the positions are not available.
+        game = normalizeGame(msg.game);
+        syncSeats(game);
+        if (!game.historyLoaded) error = t('replay.no_history');
+        restep();
+        render();
+      },
+      onEvent(msg) {
+        if (!game) return;
+        if (msg.v <= game.v) addHistory(game, msg.v, msg.event);
+        else applyEvent(game, msg.v, msg.event);
+        if (msg.v >= game.v) game.historyLoaded = true;
+        restep();
+        renderSoon();
+      },
+      onStatus() { /* the replay works offline once loaded */ },
+    }, { since: 0 });
   }
 
   /** @param {number} k @param {boolean} [animate] */
@@ -58,6 +102,7 @@ export function mount(main, { id }) {
     const next = Math.max(0, Math.min(steps.length - 1, k));
     const forward = next === cur + 1;
     cur = next;
+    following = cur === steps.length - 1;
     draw(animate && forward);
     renderControls();
     renderSide();
@@ -142,6 +187,12 @@ export function mount(main, { id }) {
       replace(controls);
       return;
     }
+    if (game && !game.historyLoaded) {
+      replace(caption, h('span', { class: 'muted', text: t('common.loading') }));
+      replace(controls);
+      board.draw(parseDpn(game.dpn).board, {});
+      return;
+    }
     draw(false);
     renderControls();
     renderSide();
@@ -167,6 +218,7 @@ export function mount(main, { id }) {
     unmount() {
       document.removeEventListener('keydown', onKey);
       if (timer) clearInterval(timer);
+      if (socket) socket.close();
     },
     relabel() { render(); },
   };

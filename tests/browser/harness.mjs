@@ -1,0 +1,115 @@
+// Test harness: starts the real server binary on a free port with a temporary SQLite database
+// and the repository's web/ folder, and launches Debian's headless Chromium through
+// playwright-core (no browser downloads).
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, mkdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The repository root. */
+export const ROOT = resolve(here, '..', '..');
+/** Where screenshots go (gitignored). */
+export const SHOTS = join(ROOT, 'artifacts', 'screenshots');
+
+/** The Chromium flags for a sandbox-less, quiet, offline-friendly headless run. */
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
+  '--no-first-run', '--disable-component-update', '--disable-sync',
+];
+
+/** @returns {Promise<number>} a port nobody listens on right now */
+export function freePort() {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+/**
+ * Starts the server and waits for /readyz.
+ * @param {{dir?: string, port?: number}} [o] reuse a database folder or port (restart tests)
+ */
+export async function startServer(o = {}) {
+  const bin = resolve(ROOT, process.env.DJAMBI_SERVER_BIN || 'target/debug/djambi-server');
+  if (!existsSync(bin)) throw new Error(`no server binary at ${bin} (build it: cargo build -p djambi-server)`);
+  const dir = o.dir || mkdtempSync(join(tmpdir(), 'djambi-browser-'));
+  const port = o.port || await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(bin, [], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DJAMBI_BIND: `127.0.0.1:${port}`,
+      DATABASE_URL: `sqlite:${join(dir, 'djambi.db')}`,
+      DJAMBI_WEB_DIR: join(ROOT, 'web'),
+      DJAMBI_PUBLIC_URL: base,
+      RUST_LOG: process.env.RUST_LOG || 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.on('data', (d) => { log += d; });
+  child.stderr.on('data', (d) => { log += d; });
+  const exited = new Promise((ok) => child.on('exit', (code) => ok(code)));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${log}`);
+    try {
+      const res = await fetch(`${base}/readyz`);
+      if (res.ok) break;
+    } catch { /* not up yet */ }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the server did not get ready:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base, port, dir,
+    log: () => log,
+    /** Stops the server (SIGTERM, then SIGKILL); removes its database unless `clean` is false. */
+    async stop(clean = true) {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(t);
+      }
+      if (clean) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches headless Chromium from the system. */
+export async function launchBrowser() {
+  const { chromium } = await import('playwright-core');
+  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}`);
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** Makes sure the screenshot folder exists and returns a path in it. @param {string} name */
+export function shotPath(name) {
+  mkdirSync(SHOTS, { recursive: true });
+  return join(SHOTS, name);
+}
+
+/** JSON over HTTP against the server. @param {string} base @param {string} path @param {any} [body] */
+export async function api(base, path, body) {
+  const res = await fetch(base + path, body === undefined ? {} : {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
