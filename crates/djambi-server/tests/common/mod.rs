@@ -1,0 +1,475 @@
+//! Shared test helpers: databases (a temporary SQLite file, or a fresh Postgres database per
+//! test), a real server on 127.0.0.1 port 0, a minimal HTTP client, and real
+//! `tokio-tungstenite` WebSocket clients.
+#![allow(dead_code, missing_docs)]
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use djambi_server::{AppState, Config};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::Message;
+
+/// How long a test waits for any one message before failing.
+pub const WAIT: Duration = Duration::from_secs(10);
+
+/// The custom start of the scripted game: red can kill blue's chief (h8-i9) and, later,
+/// green's (a3-a1); yellow's corner is walled in by its own pieces and corpses, so it can only
+/// pass, and the server passes for it.
+pub const SCRIPT_START: &str = "Cr7Cb/7Mr1/9/9/2Mg6/Mr8/6XXX/6XMyMy/Cg5XMyCy r rbyg - 0 - 0 1";
+
+// --- databases -------------------------------------------------------------------------------
+
+/// A database for one test, removed afterwards.
+pub enum TestDb {
+    Sqlite(PathBuf),
+    Postgres {
+        admin_url: String,
+        name: String,
+        url: String,
+    },
+}
+
+impl TestDb {
+    pub fn sqlite() -> TestDb {
+        let path = std::env::temp_dir().join(format!("djambi-test-{}.db", uuid::Uuid::new_v4()));
+        TestDb::Sqlite(path)
+    }
+
+    /// A fresh Postgres database on `DJAMBI_TEST_POSTGRES_URL`, or `None` when it is not set
+    /// (a failure instead when `DJAMBI_REQUIRE_POSTGRES=1`).
+    pub async fn postgres() -> Option<TestDb> {
+        let Ok(admin_url) = std::env::var("DJAMBI_TEST_POSTGRES_URL") else {
+            if std::env::var("DJAMBI_REQUIRE_POSTGRES").as_deref() == Ok("1") {
+                panic!("DJAMBI_REQUIRE_POSTGRES=1 but DJAMBI_TEST_POSTGRES_URL is not set");
+            }
+            eprintln!("skipping the Postgres run: DJAMBI_TEST_POSTGRES_URL is not set");
+            return None;
+        };
+        let name = format!("djambi_test_{}", uuid::Uuid::new_v4().simple());
+        admin(&admin_url, &format!("CREATE DATABASE {name}")).await;
+        let url = with_database(&admin_url, &name);
+        Some(TestDb::Postgres {
+            admin_url,
+            name,
+            url,
+        })
+    }
+
+    pub fn url(&self) -> String {
+        match self {
+            TestDb::Sqlite(path) => format!("sqlite:{}", path.display()),
+            TestDb::Postgres { url, .. } => url.clone(),
+        }
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        match self {
+            TestDb::Sqlite(path) => {
+                for suffix in ["", "-wal", "-shm"] {
+                    let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+                }
+            }
+            TestDb::Postgres {
+                admin_url, name, ..
+            } => {
+                let (admin_url, sql) = (
+                    admin_url.clone(),
+                    format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+                );
+                // Drop runs inside the test's runtime: use a thread with its own.
+                let _ = std::thread::spawn(move || {
+                    tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build()
+                        .unwrap()
+                        .block_on(admin(&admin_url, &sql));
+                })
+                .join();
+            }
+        }
+    }
+}
+
+async fn admin(url: &str, sql: &str) {
+    use sqlx::Connection;
+    let mut conn = sqlx::PgConnection::connect(url)
+        .await
+        .expect("connect to DJAMBI_TEST_POSTGRES_URL");
+    sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_string()))
+        .execute(&mut conn)
+        .await
+        .expect(sql);
+}
+
+/// `url` with its database name replaced by `name`.
+fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (url, None),
+    };
+    let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    let host_and_path = &base[scheme_end..];
+    let host = host_and_path.split('/').next().unwrap();
+    let mut out = format!("{}{host}/{name}", &base[..scheme_end]);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    out
+}
+
+// --- servers ---------------------------------------------------------------------------------
+
+/// A server running in this process on 127.0.0.1, port 0.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub state: AppState,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+impl TestServer {
+    pub async fn start(db: &TestDb) -> TestServer {
+        TestServer::start_with(db, |_| {}).await
+    }
+
+    pub async fn start_with(db: &TestDb, tweak: impl FnOnce(&mut Config)) -> TestServer {
+        let mut config = Config::for_database(&db.url());
+        config.web_dir = Some(PathBuf::from("/nonexistent-web-dir"));
+        tweak(&mut config);
+        let state = AppState::new(config).await.expect("server state");
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(djambi_server::serve(listener, state.clone(), async move {
+            let _ = stopped.await;
+        }));
+        TestServer {
+            addr,
+            state,
+            stop: Some(stop),
+            task: Some(task),
+        }
+    }
+
+    /// Shuts down gracefully and waits for it.
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.await.unwrap().unwrap();
+        }
+    }
+}
+
+// --- HTTP --------------------------------------------------------------------------------------
+
+/// One HTTP/1.1 request; returns the status and the body.
+pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let (status, _, body) = http_full(addr, method, path, body).await;
+    (status, body)
+}
+
+/// One HTTP/1.1 request; returns the status, the raw headers and the body.
+pub async fn http_full(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let body = body.unwrap_or("");
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    tokio::time::timeout(WAIT, stream.read_to_end(&mut raw))
+        .await
+        .expect("HTTP response in time")
+        .unwrap();
+    let raw = String::from_utf8(raw).unwrap();
+    let (head, rest) = raw.split_once("\r\n\r\n").expect("a complete response");
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(rest)
+    } else {
+        rest.to_string()
+    };
+    (status, head.to_string(), body)
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    loop {
+        let (size, rest) = s.split_once("\r\n").unwrap();
+        let size = usize::from_str_radix(size.trim(), 16).unwrap();
+        if size == 0 {
+            return out;
+        }
+        out.push_str(&rest[..size]);
+        s = &rest[size + 2..];
+    }
+}
+
+pub async fn get_json(addr: SocketAddr, path: &str) -> (u16, Value) {
+    let (status, body) = http(addr, "GET", path, None).await;
+    (
+        status,
+        serde_json::from_str(&body).unwrap_or(Value::String(body)),
+    )
+}
+
+pub async fn post_json(addr: SocketAddr, path: &str, body: &Value) -> (u16, Value) {
+    let (status, body) = http(addr, "POST", path, Some(&body.to_string())).await;
+    (
+        status,
+        serde_json::from_str(&body).unwrap_or(Value::String(body)),
+    )
+}
+
+/// A game created from the scripted start by import: (id, the four seat tokens in base order).
+pub async fn scripted_game(addr: SocketAddr) -> (String, Vec<String>) {
+    import_game(addr, SCRIPT_START, &[]).await
+}
+
+/// Imports a record from `start` with `moves`, then claims every seat with its token.
+pub async fn import_game(
+    addr: SocketAddr,
+    start: &str,
+    moves: &[(&str, &str)],
+) -> (String, Vec<String>) {
+    let events: Vec<Value> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, (p, m))| json!({"turn": i + 1, "player": p, "move": m}))
+        .collect();
+    let record = json!({
+        "format": "djambi-game/1",
+        "rules": {},
+        "start": start,
+        "events": events,
+    });
+    let (status, created) = post_json(addr, "/api/games/import", &record).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut tokens = Vec::new();
+    for seat in created["seats"].as_array().unwrap() {
+        let token = seat["token"].as_str().unwrap().to_string();
+        let name = format!("Player {}", seat["player"].as_str().unwrap());
+        let (status, claimed) = post_json(
+            addr,
+            &format!("/api/games/{id}/seats"),
+            &json!({"name": name, "token": token}),
+        )
+        .await;
+        assert_eq!(status, 200, "{claimed}");
+        tokens.push(token);
+    }
+    (id, tokens)
+}
+
+/// A standard 4-player game with every seat claimed: (id, tokens in base order).
+pub async fn standard_game(addr: SocketAddr) -> (String, Vec<String>) {
+    let (status, created) = post_json(addr, "/api/games", &json!({"players": 4})).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut tokens = Vec::new();
+    for seat in created["seats"].as_array().unwrap() {
+        let token = seat["token"].as_str().unwrap().to_string();
+        let (status, _) = post_json(
+            addr,
+            &format!("/api/games/{id}/seats"),
+            &json!({"name": "P", "token": token}),
+        )
+        .await;
+        assert_eq!(status, 200);
+        tokens.push(token);
+    }
+    (id, tokens)
+}
+
+// --- WebSocket ---------------------------------------------------------------------------------
+
+type Stream = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+/// A real WebSocket client.
+pub struct Ws {
+    stream: Stream,
+    /// The next ack id [`ack`](Ws::ack) hands out.
+    pub next_ack: u64,
+    /// Every message received, in order.
+    pub log: Vec<Value>,
+}
+
+impl Ws {
+    pub async fn connect(addr: SocketAddr, id: &str) -> Ws {
+        let url = format!("ws://{addr}/ws/games/{id}");
+        let (stream, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("connect");
+        Ws {
+            stream,
+            next_ack: 1,
+            log: Vec::new(),
+        }
+    }
+
+    /// Connects and says hello; returns the client and the first answer (a snapshot, or
+    /// `resume`).
+    pub async fn join(
+        addr: SocketAddr,
+        id: &str,
+        token: Option<&str>,
+        since: Option<u64>,
+    ) -> (Ws, Value) {
+        let mut ws = Ws::connect(addr, id).await;
+        let mut hello = json!({"type": "hello"});
+        if let Some(token) = token {
+            hello["token"] = json!(token);
+        }
+        if let Some(since) = since {
+            hello["since"] = json!(since);
+        }
+        ws.send(&hello).await;
+        let first = ws.recv().await;
+        (ws, first)
+    }
+
+    pub async fn send(&mut self, message: &Value) {
+        self.send_text(&message.to_string()).await;
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.stream
+            .send(Message::Text(text.to_string().into()))
+            .await
+            .expect("send");
+    }
+
+    /// The next text message; panics after [`WAIT`] or if the socket closes.
+    pub async fn recv(&mut self) -> Value {
+        match self.try_recv(WAIT).await {
+            Some(Ok(v)) => v,
+            Some(Err(close)) => panic!("socket closed: {close}"),
+            None => panic!("no message in {WAIT:?}"),
+        }
+    }
+
+    /// The next text message within `wait`: `None` on timeout, `Err(reason)` when closed.
+    pub async fn try_recv(&mut self, wait: Duration) -> Option<Result<Value, String>> {
+        loop {
+            let next = tokio::time::timeout(wait, self.stream.next()).await.ok()?;
+            match next {
+                Some(Ok(Message::Text(text))) => {
+                    let value: Value = serde_json::from_str(text.as_str()).expect("JSON");
+                    self.log.push(value.clone());
+                    return Some(Ok(value));
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    return Some(Err(frame
+                        .map(|f| format!("{} {}", u16::from(f.code), f.reason))
+                        .unwrap_or_default()));
+                }
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => return Some(Err(e.to_string())),
+                None => return Some(Err("ended".into())),
+            }
+        }
+    }
+
+    /// Reads until a message with `"type": ty` (the others stay in the log).
+    pub async fn recv_type(&mut self, ty: &str) -> Value {
+        loop {
+            let m = self.recv().await;
+            if m["type"] == ty {
+                return m;
+            }
+        }
+    }
+
+    /// The next versioned event.
+    pub async fn event(&mut self) -> Value {
+        self.recv_type("event").await
+    }
+
+    /// Reads until the `ack` or `error` answering `ack` (the others stay in the log).
+    pub async fn reply(&mut self, ack: u64) -> Value {
+        loop {
+            let m = self.recv().await;
+            if (m["type"] == "ack" || m["type"] == "error") && m["ack"] == ack {
+                return m;
+            }
+        }
+    }
+
+    /// A fresh ack id.
+    pub fn ack(&mut self) -> u64 {
+        let a = self.next_ack;
+        self.next_ack += 1;
+        a
+    }
+
+    /// Sends a command (`message` gets a fresh `ack`) and returns its answer.
+    pub async fn command(&mut self, mut message: Value) -> Value {
+        let ack = self.ack();
+        message["ack"] = json!(ack);
+        self.send(&message).await;
+        self.reply(ack).await
+    }
+
+    /// Plays a turn and returns its answer.
+    pub async fn play(&mut self, turn: &str) -> Value {
+        self.command(json!({"type": "move", "turn": turn})).await
+    }
+
+    /// Every message that arrives within `wait`.
+    pub async fn drain(&mut self, wait: Duration) -> Vec<Value> {
+        let mut out = Vec::new();
+        while let Some(Ok(m)) = self.try_recv(wait).await {
+            out.push(m);
+        }
+        out
+    }
+
+    /// Every versioned event received so far, after reading what arrives within `wait`.
+    pub async fn events_within(&mut self, wait: Duration) -> Vec<Value> {
+        self.drain(wait).await;
+        self.of_type("event")
+    }
+
+    /// Every message of a type received so far, in order.
+    pub fn of_type(&self, ty: &str) -> Vec<Value> {
+        self.log
+            .iter()
+            .filter(|m| m["type"] == ty)
+            .cloned()
+            .collect()
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.stream.close(None).await;
+    }
+}
+
+/// Checks an error answer: its code, and that it carries the current `v`.
+pub fn assert_error(answer: &Value, code: &str, v: u64) {
+    assert_eq!(answer["type"], "error", "{answer}");
+    assert_eq!(answer["code"], code, "{answer}");
+    assert_eq!(answer["v"], v, "{answer}");
+}

@@ -1,0 +1,384 @@
+//! Live play against a real server over real sockets: a whole scripted game, presence, chat and
+//! whispers, reconnection and resends.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use serde_json::{Value, json};
+
+const SHORT: Duration = Duration::from_millis(300);
+
+/// Four players and two spectators play the scripted game to red's win. Every client sees
+/// every event in order; the spectators end on the server's position.
+#[tokio::test]
+async fn a_scripted_game_to_a_winner() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let addr = server.addr;
+    let (id, tokens) = scripted_game(addr).await;
+
+    let mut players = Vec::new();
+    for (token, letter) in tokens.iter().zip(["r", "b", "y", "g"]) {
+        let (ws, snapshot) = Ws::join(addr, &id, Some(token), None).await;
+        assert_eq!(snapshot["type"], "snapshot", "{snapshot}");
+        assert_eq!(snapshot["you"], json!({"role": "player", "player": letter}));
+        assert_eq!(snapshot["game"]["status"], "live");
+        assert_eq!(snapshot["v"], 0);
+        players.push(ws);
+    }
+    let mut spectators = Vec::new();
+    for _ in 0..2 {
+        let (ws, snapshot) = Ws::join(addr, &id, None, None).await;
+        assert_eq!(snapshot["you"], json!({"role": "spectator"}));
+        assert_eq!(snapshot["game"]["dpn"], SCRIPT_START);
+        assert!(snapshot["game"]["legal"]["h8-i9"].is_array());
+        spectators.push(ws);
+    }
+    const R: usize = 0;
+    const B: usize = 1;
+    const Y: usize = 2;
+    const G: usize = 3;
+
+    // 1. Red kills blue's chief; yellow can only pass, and the server passes for it.
+    let answer = players[R].play("h8-i9@e7").await;
+    assert_eq!(answer, json!({"type": "ack", "ack": 1, "v": 1}));
+    let events = players[R].of_type("event");
+    assert_eq!(events.len(), 1, "the event comes before its ack");
+    let event = &events[0]["event"];
+    assert_eq!(event["kind"], "turn");
+    assert_eq!(event["turn"], "h8-i9@e7");
+    let effects: Vec<&str> = event["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["type"].as_str().unwrap())
+        .collect();
+    assert!(
+        effects.contains(&"killed") && effects.contains(&"eliminated"),
+        "{effects:?}"
+    );
+    assert_eq!(event["eliminated"], json!(["b"]));
+    assert_eq!(event["control"]["b"], "r");
+    let pass = players[R].event().await;
+    assert_eq!(pass["v"], 2);
+    assert_eq!(pass["event"]["turn"], "pass");
+    assert_eq!(pass["event"]["player"], "y");
+    assert_eq!(pass["event"]["to_move"], "g");
+
+    // Blue is out: it may still talk, not play.
+    let answer = players[B].play("a9-a8").await;
+    assert_error(&answer, "eliminated", 2);
+
+    // 2. Green offers a draw; red declines.
+    let answer = players[G].command(json!({"type": "offer_draw"})).await;
+    assert_eq!(answer["v"], 3);
+    let answer = players[R].command(json!({"type": "decline_draw"})).await;
+    assert_eq!(answer["v"], 4);
+
+    // 3. Table talk: public chat, a whisper only red and green see, a spectator's word.
+    let answer = players[B]
+        .command(json!({"type": "chat", "text": "<b>well played</b>"}))
+        .await;
+    assert_eq!(answer["type"], "ack");
+    let answer = players[R]
+        .command(json!({"type": "whisper", "to": "g", "text": "our secret"}))
+        .await;
+    assert_eq!(answer["type"], "ack");
+    let answer = spectators[0]
+        .command(json!({"type": "chat", "text": "go yellow"}))
+        .await;
+    assert_eq!(answer["type"], "ack");
+
+    // 4. The rest of the game; yellow, walled in, resigns.
+    for (who, turn, v) in [
+        (G, "c5-c6", 5),
+        (R, "a4-a3", 6),
+        (G, "c6-c7", 8),
+        (R, "a3-a1@e3", 9),
+    ] {
+        let answer = players[who].play(turn).await;
+        assert_eq!(answer["type"], "ack", "{turn}: {answer}");
+        assert_eq!(answer["v"], v, "{turn}");
+    }
+    let answer = players[Y].command(json!({"type": "resign"})).await;
+    assert_eq!(answer["v"], 11);
+
+    // Everyone saw the eleven events, in order; the last one ends the game.
+    let expected_kinds = [
+        "turn",
+        "turn",
+        "draw_offered",
+        "draw_declined",
+        "turn",
+        "turn",
+        "turn",
+        "turn",
+        "turn",
+        "turn",
+        "resign",
+    ];
+    let mut finals = Vec::new();
+    for (i, ws) in players.iter_mut().chain(spectators.iter_mut()).enumerate() {
+        let events = ws.events_within(SHORT).await;
+        let versions: Vec<u64> = events.iter().map(|e| e["v"].as_u64().unwrap()).collect();
+        let kinds: Vec<&str> = events
+            .iter()
+            .map(|e| e["event"]["kind"].as_str().unwrap())
+            .collect();
+        assert_eq!(versions, (1..=11).collect::<Vec<_>>(), "client {i}");
+        assert_eq!(kinds, expected_kinds, "client {i}");
+        let chat: Vec<String> = ws
+            .of_type("chat")
+            .iter()
+            .map(|c| c["text"].as_str().unwrap().to_string())
+            .collect();
+        let sees_whisper = i == R || i == G;
+        assert_eq!(
+            chat.contains(&"our secret".to_string()),
+            sees_whisper,
+            "client {i}"
+        );
+        assert_eq!(
+            chat.len(),
+            if sees_whisper { 3 } else { 2 },
+            "client {i}: {chat:?}"
+        );
+        let last = &events.last().unwrap()["event"];
+        assert_eq!(last["result"], json!({"winner": "r"}));
+        assert_eq!(last["ranking"], json!([["r"], ["y"], ["g"], ["b"]]));
+        assert_eq!(last["to_move"], Value::Null);
+        assert_eq!(last["legal"], json!({}));
+        finals.push(last["dpn"].clone());
+    }
+    let (status, game) = get_json(addr, &format!("/api/games/{id}")).await;
+    assert_eq!(status, 200);
+    assert_eq!(game["status"], "finished");
+    assert_eq!(game["v"], 11);
+    for dpn in &finals {
+        assert_eq!(dpn, &game["dpn"]);
+    }
+    assert_eq!(
+        game["turns"].as_array().unwrap().len(),
+        8,
+        "{}",
+        game["turns"]
+    );
+
+    // After the end: typed refusal, nothing changes.
+    let answer = players[0].play("a9-a8").await;
+    assert_error(&answer, "game_over", 11);
+
+    // The record replays to the same game.
+    let (status, record) = get_json(addr, &format!("/api/games/{id}/record")).await;
+    assert_eq!(status, 200);
+    assert_eq!(record["result"], json!({"winner": "r"}));
+    assert_eq!(record["events"].as_array().unwrap().len(), 9);
+    server.stop().await;
+}
+
+/// Public chat reaches everyone; a whisper only its two players; the snapshot keeps both
+/// (each viewer its own whispers).
+#[tokio::test]
+async fn whispers_stay_between_two_players() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let addr = server.addr;
+    let (id, tokens) = standard_game(addr).await;
+    let mut players = Vec::new();
+    for token in &tokens {
+        players.push(Ws::join(addr, &id, Some(token), None).await.0);
+    }
+    let (mut spectator, _) = Ws::join(addr, &id, None, None).await;
+
+    let answer = players[0]
+        .command(json!({"type": "whisper", "to": "y", "text": "ally?"}))
+        .await;
+    assert_eq!(answer["type"], "ack");
+    let answer = players[1]
+        .command(json!({"type": "chat", "text": "hello <all> & \"you\""}))
+        .await;
+    assert_eq!(answer["type"], "ack");
+
+    let chats =
+        |ms: Vec<Value>| -> Vec<Value> { ms.into_iter().filter(|m| m["type"] == "chat").collect() };
+    for (i, ws) in players.iter_mut().enumerate() {
+        ws.drain(SHORT).await;
+        let got = chats(ws.log.clone());
+        let texts: Vec<&str> = got.iter().map(|c| c["text"].as_str().unwrap()).collect();
+        match i {
+            0 | 2 => assert_eq!(texts, ["ally?", "hello <all> & \"you\""], "player {i}"),
+            _ => assert_eq!(texts, ["hello <all> & \"you\""], "player {i}"),
+        }
+        if i == 2 {
+            assert_eq!(got[0]["from"], "r");
+            assert_eq!(got[0]["to"], "y");
+        }
+    }
+    spectator.drain(SHORT).await;
+    let got = chats(spectator.log.clone());
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        got[0]["text"], "hello <all> & \"you\"",
+        "stored and sent raw"
+    );
+
+    // Snapshots: yellow sees the whisper, green and spectators do not.
+    let (_, snap) = Ws::join(addr, &id, Some(&tokens[2]), None).await;
+    assert_eq!(snap["game"]["chat"].as_array().unwrap().len(), 2);
+    let (_, snap) = Ws::join(addr, &id, Some(&tokens[3]), None).await;
+    assert_eq!(snap["game"]["chat"].as_array().unwrap().len(), 1);
+    let (_, game) = get_json(addr, &format!("/api/games/{id}")).await;
+    assert_eq!(game["chat"].as_array().unwrap().len(), 1);
+    server.stop().await;
+}
+
+/// Presence: who plays which seat and how many watch.
+#[tokio::test]
+async fn presence_counts_players_and_spectators() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let addr = server.addr;
+    let (id, tokens) = standard_game(addr).await;
+    let (mut red, _) = Ws::join(addr, &id, Some(&tokens[0]), None).await;
+    let presence = red.recv_type("presence").await;
+    assert_eq!(presence["seats"][0]["connected"], true);
+    assert_eq!(presence["seats"][1]["connected"], false);
+    let (spectator, _) = Ws::join(addr, &id, None, None).await;
+    let presence = red.recv_type("presence").await;
+    assert_eq!(presence["spectators"], 1);
+    let (_, list) = get_json(addr, "/api/games?status=live").await;
+    let listed = &list["games"][0];
+    assert_eq!(listed["spectators"], 1);
+    assert_eq!(listed["seats"][0]["connected"], true);
+    spectator.close().await;
+    let presence = red.recv_type("presence").await;
+    assert_eq!(presence["spectators"], 0);
+    server.stop().await;
+}
+
+/// A client drops, three turns are played, it comes back with its last `v`: it receives
+/// exactly the three events it missed, in order, and nothing else that is versioned.
+#[tokio::test]
+async fn a_reconnecting_client_gets_exactly_what_it_missed() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let addr = server.addr;
+    let (id, tokens) = standard_game(addr).await;
+    let mut players = Vec::new();
+    for token in &tokens {
+        players.push(Ws::join(addr, &id, Some(token), None).await.0);
+    }
+    assert_eq!(players[0].play("b7-b5").await["v"], 1);
+    let red = players.remove(0);
+    let last_v = 1;
+    red.close().await;
+
+    // Blue, yellow and green play while red is away.
+    for (i, turn) in [(0, "h7-h5"), (1, "h3-h4"), (2, "b3-b4")] {
+        let answer = players[i].play(turn).await;
+        assert_eq!(answer["type"], "ack", "{answer}");
+    }
+    let seen_by_blue: Vec<Value> = players[0]
+        .events_within(SHORT)
+        .await
+        .into_iter()
+        .filter(|e| e["v"].as_u64() > Some(1))
+        .collect();
+    assert_eq!(seen_by_blue.len(), 3);
+
+    let (mut red, first) = Ws::join(addr, &id, Some(&tokens[0]), Some(last_v)).await;
+    assert_eq!(first["type"], "resume", "{first}");
+    assert_eq!(first["from"], 1);
+    assert_eq!(first["v"], 4);
+    assert_eq!(first["you"], json!({"role": "player", "player": "r"}));
+    let missed = red.events_within(SHORT).await;
+    let versions: Vec<u64> = missed.iter().map(|e| e["v"].as_u64().unwrap()).collect();
+    assert_eq!(versions, [2, 3, 4]);
+    assert_eq!(
+        missed, seen_by_blue,
+        "the same events as those who were there"
+    );
+    // And it plays on. Ack ids belong to the seat, so a client keeps counting across
+    // connections: ack 1 again would be answered as the committed b7-b5.
+    assert_eq!(
+        red.play("b5-b4").await,
+        json!({"type": "ack", "ack": 1, "v": 1})
+    );
+    red.next_ack = 2;
+    assert_eq!(red.play("a7-a6").await["v"], 5);
+
+    // Already up to date: an empty resume.
+    let (mut again, first) = Ws::join(addr, &id, Some(&tokens[3]), Some(5)).await;
+    assert_eq!(first["type"], "resume");
+    assert!(again.events_within(SHORT).await.is_empty());
+    // From the future: a snapshot.
+    let (_, first) = Ws::join(addr, &id, None, Some(99)).await;
+    assert_eq!(first["type"], "snapshot");
+    server.stop().await;
+}
+
+/// Events no longer in memory are rebuilt from the database's log; a client further behind
+/// than the catch-up limit gets a snapshot.
+#[tokio::test]
+async fn missed_events_come_from_the_database_beyond_memory() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start_with(&db, |c| {
+        c.replay_memory = 1;
+        c.max_catchup = 3;
+    })
+    .await;
+    let addr = server.addr;
+    let (id, tokens) = standard_game(addr).await;
+    let mut players = Vec::new();
+    for token in &tokens {
+        players.push(Ws::join(addr, &id, Some(token), None).await.0);
+    }
+    let (mut watcher, _) = Ws::join(addr, &id, None, None).await;
+    for (i, turn) in [(0, "b7-b5"), (1, "h7-h5"), (2, "h3-h4"), (3, "b3-b4")] {
+        assert_eq!(players[i].play(turn).await["type"], "ack");
+    }
+    let live = watcher.events_within(SHORT).await;
+    assert_eq!(live.len(), 4);
+
+    let (mut late, first) = Ws::join(addr, &id, None, Some(1)).await;
+    assert_eq!(first["type"], "resume");
+    let rebuilt = late.events_within(SHORT).await;
+    assert_eq!(rebuilt, live[1..], "rebuilt from the log, identical");
+
+    let (_, first) = Ws::join(addr, &id, None, Some(0)).await;
+    assert_eq!(first["type"], "snapshot", "4 behind with a limit of 3");
+    server.stop().await;
+}
+
+/// A command resent with the same ack id (even from another connection of the seat, even with
+/// another turn) is applied once and answered as the first time.
+#[tokio::test]
+async fn a_resent_ack_is_applied_once() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let addr = server.addr;
+    let (id, tokens) = standard_game(addr).await;
+    let (mut red, _) = Ws::join(addr, &id, Some(&tokens[0]), None).await;
+    let (mut watcher, _) = Ws::join(addr, &id, None, None).await;
+
+    let m = json!({"type": "move", "ack": 7, "turn": "b7-b5"});
+    red.send(&m).await;
+    let first = red.reply(7).await;
+    assert_eq!(first, json!({"type": "ack", "ack": 7, "v": 1}));
+    red.send(&m).await;
+    assert_eq!(red.reply(7).await, first);
+    red.send(&json!({"type": "move", "ack": 7, "turn": "a7-a6"}))
+        .await;
+    assert_eq!(red.reply(7).await, first);
+    let (mut red2, _) = Ws::join(addr, &id, Some(&tokens[0]), None).await;
+    red2.send(&m).await;
+    assert_eq!(red2.reply(7).await, first);
+
+    let events = watcher.events_within(SHORT).await;
+    assert_eq!(events.len(), 1, "applied once");
+    let (_, game) = get_json(addr, &format!("/api/games/{id}")).await;
+    assert_eq!(game["v"], 1);
+    server.stop().await;
+}
