@@ -400,3 +400,43 @@ fn r8_7_a_resignation_leaving_two_players_does_not_change_the_bonus_owed() {
         &["a5-a6", "i6-i7", "a6-a5", "g1-g2", "i7-i6"],
     );
 }
+
+#[test]
+fn r8_5_a_long_game_with_power_changing_hands() {
+    let mut p = pos("8Cb/7Ab1/8Mb/9/Mr8/3Cr1Cy3/9/9/Cg1Mg3My2 r rbyg - 0 - 0 1");
+    script(
+        &mut p,
+        "rbygrbryrgrb",
+        &[
+            // No ruler: base order (R8.2).
+            "a5-a6", "i7-i6", "g1-g2", "c1-c2",
+            // Red enters the maze on its regular turn: no bonus turn before blue's (R8.5).
+            "d4-e5", "i6-i7", "a6-a5", "g2-g1", "a5-a6", "c2-c1", "a6-a5",
+            // Blue's Assassin kills red's chief in power and leaves to e8 (R7.4).
+            "h8-e5>e8",
+        ],
+    );
+    assert_eq!(
+        p.to_dpn(),
+        "8Cb/4Ab2X1/8Mb/9/Mr8/5Cy3/9/9/Cg1Mg3My2 y bbyg b 0 - 0 13"
+    );
+    script(
+        &mut p,
+        "ygybyg",
+        &[
+            // Yellow enters the maze on its regular turn; then one bonus turn after each
+            // regular turn of green and blue (three players, R8.3).
+            "f4-e5", "c1-c2", "g1-g2",
+            // Blue moves red's old Militant: it controls the red army (R9.1).
+            "a5-a4",
+            // Yellow leaves the maze on its bonus turn after blue's regular turn: its bonus
+            // turn counts as its regular turn, green is next (R8.5 Decision).
+            "e5-f4", "c2-c1",
+        ],
+    );
+    script(&mut p, "by", &["i7-i6", "g2-g1"]);
+    assert_eq!(
+        p.to_dpn(),
+        "8Cb/4Ab2X1/9/8Mb/9/Mr4Cy3/9/9/Cg1Mg3My2 g bbyg y 0 - 8 21"
+    );
+}
