@@ -72,6 +72,28 @@ impl Board {
             .and_then(Square::from_index)
     }
 
+    /// Where each army's living chief stands and how many living Necromobiles it has, in one
+    /// pass over the board.
+    pub(crate) fn census(&self) -> Census {
+        let mut census = Census {
+            chiefs: [None; 4],
+            necromobiles: [0; 4],
+        };
+        for (i, c) in self.cells.iter().enumerate() {
+            let b = c.bits();
+            if b < 2 {
+                continue;
+            }
+            let (army, role) = ((b - 2) / 6, (b - 2) % 6);
+            if role == Role::Chief as u8 {
+                census.chiefs[army as usize] = Square::from_index(i);
+            } else if role == Role::Necromobile as u8 {
+                census.necromobiles[army as usize] += 1;
+            }
+        }
+        census
+    }
+
     /// Every square with what it holds, `a1` first.
     pub fn iter(&self) -> impl Iterator<Item = (Square, Cell)> + '_ {
         Square::ALL.into_iter().zip(self.cells.iter().copied())
@@ -97,6 +119,15 @@ impl Board {
         }
         mask
     }
+}
+
+/// The chiefs and Necromobiles of each army, from one scan of the board.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Census {
+    /// The square of each army's living chief.
+    pub chiefs: [Option<Square>; 4],
+    /// The number of each army's living Necromobiles.
+    pub necromobiles: [u8; 4],
 }
 
 impl Default for Board {

@@ -22,11 +22,14 @@ fn for_each_square(mut mask: u128, mut f: impl FnMut(Square)) {
     }
 }
 
-/// What the player to move may do to other pieces, computed once per generation.
+/// What the player to move may move and act on, as lookup tables over [`Cell::bits`], computed
+/// once per generation.
 struct Ctx {
-    mover: Player,
-    /// Per army: its living pieces are enemy pieces (R2.7, R11.2, R12.5).
-    enemy: [bool; 4],
+    /// Per cell value: a living enemy piece (R2.7, R11.2, R12.5); the mover's own chief never
+    /// is, even with `own_kills`.
+    enemy: [bool; Cell::VALUES],
+    /// Per cell value: a living piece of an army the mover controls (R2.4).
+    movable: [bool; Cell::VALUES],
     /// Empty squares before the move.
     empty: u128,
     diplomat_to_maze: bool,
@@ -34,29 +37,32 @@ struct Ctx {
 
 impl Ctx {
     fn new(pos: &Position, mover: Player) -> Ctx {
-        let enemy = Army::ALL.map(|a| match pos.control[a.index()] {
-            Controller::Hostage => true,
-            Controller::Player(p) => p != mover || pos.rules.own_kills,
-            Controller::Orphaned => false,
-        });
+        let mut enemy = [false; Cell::VALUES];
+        let mut movable = [false; Cell::VALUES];
+        for army in Army::ALL {
+            let (is_enemy, is_movable) = match pos.control[army.index()] {
+                Controller::Hostage => (true, false),
+                Controller::Player(p) if p == mover => (pos.rules.own_kills, true),
+                Controller::Player(_) => (true, false),
+                Controller::Orphaned => (false, false),
+            };
+            for role in Role::ALL {
+                let bits = Cell::living(Piece { army, role }).bits() as usize;
+                enemy[bits] = is_enemy && !(role == Role::Chief && army == mover);
+                movable[bits] = is_movable;
+            }
+        }
         Ctx {
-            mover,
             enemy,
+            movable,
             empty: pos.board.empty_mask(),
             diplomat_to_maze: pos.rules.diplomat_to_maze,
         }
     }
 
-    /// Whether `cell` holds an enemy piece (R2.7): the mover's own chief never is, even with
-    /// `own_kills` (R12.5).
     #[inline]
     fn is_enemy(&self, cell: Cell) -> bool {
-        match cell.piece() {
-            Some(p) => {
-                self.enemy[p.army.index()] && !(p.role == Role::Chief && p.army == self.mover)
-            }
-            None => false,
-        }
+        self.enemy[cell.bits() as usize]
     }
 }
 
@@ -71,8 +77,8 @@ impl Position {
         let Some(mover) = self.to_move else { return };
         let ctx = Ctx::new(self, mover);
         for (from, cell) in self.board.iter() {
-            if let Some(piece) = cell.piece() {
-                if self.controls(mover, piece) {
+            if ctx.movable[cell.bits() as usize] {
+                if let Some(piece) = cell.piece() {
                     self.piece_moves(&ctx, from, piece, &mut f);
                 }
             }

@@ -277,6 +277,14 @@ impl Cell {
         Cell(2 + p.army as u8 * 6 + p.role as u8)
     }
 
+    /// The raw encoding (0 empty, 1 corpse, `2 + army * 6 + role`), for lookup tables.
+    pub(crate) const fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// The number of distinct cell values ([`Cell::bits`] is below this).
+    pub(crate) const VALUES: usize = 26;
+
     /// Whether the square is empty.
     pub const fn is_empty(self) -> bool {
         self.0 == 0

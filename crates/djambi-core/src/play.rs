@@ -81,8 +81,7 @@ impl Position {
         // R9.4: to the ruler if there is one (a resigning ruler leaves none), else orphaned.
         self.hand_over(player, self.ruler(), &mut fx);
         self.passed = self.passed.without(player);
-        self.encirclements(player, &mut fx);
-        let alive = self.alive();
+        let (alive, _) = self.encirclements(player, &mut fx);
         self.passed = ArmySet::from_iter(self.passed.iter().filter(|p| alive.contains(*p)));
         if alive.len() == 1 {
             self.finish(&mut fx);
@@ -111,7 +110,7 @@ impl Position {
         let Some(mover) = self.to_move else { return };
         let was_bonus = self.bonus > 0;
         let ruler_before = self.ruler();
-        let alive_before = self.alive();
+        let mut eliminated = false;
         let mut killed = false;
         let mut entered: Option<Player> = None;
 
@@ -137,7 +136,7 @@ impl Position {
                         self.board[m.to] = Cell::EMPTY;
                         if role == Role::Assassin {
                             if let Some(victim) = target.piece() {
-                                self.kill(mover, piece, victim, m.to, fx);
+                                eliminated |= self.kill(mover, piece, victim, m.to, fx);
                                 killed = true;
                             }
                         }
@@ -181,7 +180,7 @@ impl Position {
                             // R4.4: the Reporter's victim stays where it was.
                             if let Some(victim) = self.board[victim_sq].piece() {
                                 self.board[victim_sq] = Cell::CORPSE;
-                                self.kill(mover, piece, victim, victim_sq, fx);
+                                eliminated |= self.kill(mover, piece, victim, victim_sq, fx);
                                 killed = true;
                             }
                         } else if let Some(victim) = target.piece() {
@@ -203,7 +202,7 @@ impl Position {
                                     }
                                 }
                                 Role::Assassin => {
-                                    self.kill(mover, piece, victim, m.to, fx);
+                                    eliminated |= self.kill(mover, piece, victim, m.to, fx);
                                     self.board[m.from] = Cell::CORPSE;
                                     fx.push(Effect::CorpseMoved {
                                         from: m.to,
@@ -212,7 +211,7 @@ impl Position {
                                     killed = true;
                                 }
                                 _ => {
-                                    self.kill(mover, piece, victim, m.to, fx);
+                                    eliminated |= self.kill(mover, piece, victim, m.to, fx);
                                     let place = m.place.unwrap_or(m.from);
                                     self.board[place] = Cell::CORPSE;
                                     fx.push(Effect::CorpseMoved {
@@ -263,9 +262,8 @@ impl Position {
         }
 
         // 4) Encirclement (R9.3).
-        self.encirclements(mover, fx);
-        let alive = self.alive();
-        let eliminated = alive != alive_before;
+        let (alive, encircled) = self.encirclements(mover, fx);
+        let eliminated = eliminated || encircled;
 
         // Counters (R12.3, R12.4).
         self.turn = self.turn.saturating_add(1);
@@ -311,17 +309,17 @@ impl Position {
                 self.to_move = ruler_now;
             } else {
                 self.bonus = 0;
-                self.to_move = Some(self.next_regular());
+                self.to_move = Some(self.next_regular_among(alive));
             }
         } else if ruler_now == Some(mover) && self.bonus > 1 {
             self.bonus -= 1;
         } else {
             self.bonus = 0;
-            let mut next = self.next_regular();
+            let mut next = self.next_regular_among(alive);
             // R8.5 Decision: a ruler who gave up power on a bonus turn does not play on.
             if next == mover && ruler_now != Some(mover) {
                 self.last_regular = Some(mover);
-                next = self.next_regular();
+                next = self.next_regular_among(alive);
             }
             self.to_move = Some(next);
         }
@@ -359,7 +357,11 @@ impl Position {
     /// The first living player after the last regular turn's player in base order, skipping the
     /// ruler (R8.5); red first before any regular turn.
     pub(crate) fn next_regular(&self) -> Player {
-        let alive = self.alive();
+        self.next_regular_among(self.alive())
+    }
+
+    /// [`next_regular`](Position::next_regular) with the living players already known.
+    fn next_regular_among(&self, alive: ArmySet) -> Player {
         let ruler = self.ruler();
         let start = self.last_regular.map_or(0, |p| p.index() + 1);
         (0..4)
@@ -377,14 +379,14 @@ impl Position {
         victim: Piece,
         at: Square,
         fx: &mut S,
-    ) {
+    ) -> bool {
         fx.push(Effect::Killed {
             piece: victim,
             at,
             by,
         });
         if victim.role != Role::Chief {
-            return;
+            return false;
         }
         match self.control[victim.army.index()] {
             Controller::Player(q) => {
@@ -401,6 +403,7 @@ impl Position {
                     armies,
                     from: Some(q),
                 });
+                true
             }
             Controller::Hostage => {
                 self.control[victim.army.index()] = Controller::Player(mover);
@@ -409,8 +412,9 @@ impl Position {
                     armies: ArmySet::single(victim.army),
                     from: None,
                 });
+                false
             }
-            Controller::Orphaned => {}
+            Controller::Orphaned => false,
         }
     }
 
@@ -442,34 +446,42 @@ impl Position {
 
     /// R9.3: examines each living player once, in base order from the one after `last`, ending
     /// with `last`; stops when only one player is alive.
-    fn encirclements<S: EffectSink>(&mut self, last: Player, fx: &mut S) {
+    /// Returns the living players afterwards and whether anyone was encircled.
+    fn encirclements<S: EffectSink>(&mut self, last: Player, fx: &mut S) -> (ArmySet, bool) {
+        let mut census = self.board.census();
+        let mut alive = self.alive_in(&census);
+        let mut any = false;
         for i in 1..=4 {
             let p = Army::from_index(last.index() + i);
-            if self.alive().len() <= 1 {
-                return;
+            if alive.len() <= 1 {
+                break;
             }
-            if !self.is_alive(p) {
+            if !alive.contains(p) {
                 continue;
             }
-            let Some(at) = self.board.chief(p) else {
+            let Some(at) = census.chiefs[p.index()] else {
                 continue;
             };
             if at.is_maze() || !at.neighbours().all(|n| self.board[n].is_corpse()) {
                 continue;
             }
-            let armies = self.armies_of(p);
-            let has_necromobile = self
-                .board
-                .pieces()
-                .any(|(_, piece)| piece.role == Role::Necromobile && armies.contains(piece.army));
+            // Any living Necromobile of any army the player controls saves it.
+            let has_necromobile = Army::ALL.into_iter().any(|a| {
+                census.necromobiles[a.index()] > 0
+                    && self.control[a.index()] == Controller::Player(p)
+            });
             if has_necromobile {
                 continue;
             }
             self.board[at] = Cell::CORPSE;
+            census.chiefs[p.index()] = None;
+            alive = alive.without(p);
+            any = true;
             fx.push(Effect::Encircled { player: p, at });
             fx.push(Effect::Eliminated { player: p });
             self.hand_over(p, self.ruler(), fx);
         }
+        (alive, any)
     }
 
     /// Ends the game: nobody to move, no bonus (NOTATION §2).

@@ -285,14 +285,17 @@ impl Position {
 
     /// The living players (R2.5).
     pub fn alive(&self) -> ArmySet {
-        let mut set = ArmySet::EMPTY;
-        for (_, piece) in self.board.pieces() {
-            if piece.role == Role::Chief && self.control[piece.army.index()] != Controller::Hostage
-            {
-                set = set.with(piece.army);
-            }
-        }
-        set
+        self.alive_in(&self.board.census())
+    }
+
+    /// The living players according to a census of this position's board.
+    pub(crate) fn alive_in(&self, census: &crate::board::Census) -> ArmySet {
+        Army::ALL
+            .into_iter()
+            .filter(|a| {
+                census.chiefs[a.index()].is_some() && self.control[a.index()] != Controller::Hostage
+            })
+            .collect()
     }
 
     /// The ruler: the player whose living chief is on the maze (R7.1). A hostage chief on the
