@@ -11,6 +11,7 @@ static GLOBAL: &StatsAlloc<std::alloc::System> = &INSTRUMENTED_SYSTEM;
 #[test]
 fn position_is_small_and_playing_allocates_nothing() {
     let size = std::mem::size_of::<Position>();
+    println!("size_of::<Position>() = {size} bytes");
     assert!(size <= 128, "Position is {size} bytes");
     let middle = Position::from_dpn(
         "CrXMr1Nb1MbRbCb/Rr5MbDbAb/MrMrDr4Mb1/Nr1Mr6/3My3Mb1/3Ng5/MgMg2Mg1NyArMy/AgDgMg1Rg1Dy1Ry/Cg5MyAyCy y rbyg b 0 - 1 19",
