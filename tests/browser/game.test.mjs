@@ -51,6 +51,16 @@ async function seeTurn(page, turn) {
   await page.locator('.history-row.turn code.notation', { hasText: turn }).first().waitFor({ timeout: 15_000 });
 }
 
+/**
+ * A screenshot of the top of the page, once animations have settled.
+ * @param {import('playwright-core').Page} page @param {string} name @param {boolean} [fullPage]
+ */
+async function shoot(page, name, fullPage = false) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(700);
+  await page.screenshot({ path: shotPath(name), fullPage });
+}
+
 /** @param {import('playwright-core').Page} page */
 function collectErrors(page, errors, who) {
   page.on('pageerror', (e) => errors.push(`${who}: ${e.message}`));
@@ -79,7 +89,7 @@ test('four players and a spectator play a game through the UI', { timeout: 240_0
   for (const url of Object.values(invites)) assert.match(url, /\/game\/[0-9a-f-]+#seat=[rbyg]&token=/);
   const gameUrl = invites.r.split('#')[0];
   const gameId = gameUrl.split('/game/')[1];
-  await creator.screenshot({ path: shotPath('lobby.png') });
+  await shoot(creator, 'lobby.png');
 
   // ---- four players take their seats: Red from the lobby's button, the others from their links ----
   /** @type {Record<string, import('playwright-core').Page>} */
@@ -158,7 +168,7 @@ test('four players and a spectator play a game through the UI', { timeout: 240_0
         if (turn === 'f5-e5>e6' && k === 2) {
           // Blue's Assassin is in the maze: the exits light up. Picture it.
           await page.locator('.prompt-text', { hasText: 'leaves the maze' }).waitFor();
-          await page.screenshot({ path: shotPath('game-desktop-exit.png') });
+          await shoot(page, 'game-desktop-exit.png');
         }
         if (turn === 'i4-h5@i6' && k === 2) {
           await page.locator('.prompt-text', { hasText: 'Choose where to lay the corpse' }).waitFor();
@@ -221,9 +231,9 @@ test('four players and a spectator play a game through the UI', { timeout: 240_0
         await page.locator('.player[data-player="r"] .tag-ruler').waitFor();
       }
       assert.ok(await spec.locator('.order-chip.bonus').count() > 0, 'bonus turns are shown');
-      await red.screenshot({ path: shotPath('game-desktop.png') });
-      await pages.g.screenshot({ path: shotPath('game-phone.png') });
-      await pages.g.screenshot({ path: shotPath('game-phone-full.png'), fullPage: true });
+      await shoot(red, 'game-desktop.png');
+      await shoot(pages.g, 'game-phone.png');
+      await shoot(pages.g, 'game-phone-full.png', true);
     }
   }
 
@@ -262,8 +272,8 @@ test('four players and a spectator play a game through the UI', { timeout: 240_0
     assert.match(ranks[3], /Red/);
   }
   await pages.b.locator('.game-over h2', { hasText: 'You win!' }).waitFor();
-  await pages.b.screenshot({ path: shotPath('game-over.png') });
-  await pages.g.screenshot({ path: shotPath('game-over-phone.png') });
+  await shoot(pages.b, 'game-over.png');
+  await shoot(pages.g, 'game-over-phone.png');
 
   // ---- the replay steps through the whole game ----
   await spec.locator('.actions a', { hasText: 'Replay' }).click();
@@ -278,12 +288,12 @@ test('four players and a spectator play a game through the UI', { timeout: 240_0
   const record = await (await fetch(base + download)).json();
   assert.equal(record.format, 'djambi-game/1');
   assert.deepEqual(record.result, { winner: 'b' });
-  await spec.screenshot({ path: shotPath('replay.png') });
+  await shoot(spec, 'replay.png');
 
   // ---- the lobby lists the finished game for replay ----
   await creator.goto(base + '/');
   await creator.locator('.list-finished .game-row').first().waitFor();
-  await creator.screenshot({ path: shotPath('lobby-lists.png') });
+  await shoot(creator, 'lobby-lists.png');
 
   assert.deepEqual(errors, []);
 });
@@ -295,7 +305,7 @@ test('the rules page and the language switch', { timeout: 60_000 }, async () => 
   await page.click('.topbar nav a[data-route="rules"]');
   await page.locator('h1', { hasText: 'How to play Djambi' }).waitFor();
   assert.ok(await page.locator('.rules-figure svg.board').count() >= 8);
-  await page.screenshot({ path: shotPath('rules.png') });
+  await shoot(page, 'rules.png');
   await page.selectOption('#lang', 'fr');
   await page.locator('h1', { hasText: 'Comment jouer au Djambi' }).waitFor();
   await page.locator('.topbar nav a[data-route="lobby"]', { hasText: 'Salon' }).waitFor();
@@ -305,6 +315,6 @@ test('the rules page and the language switch', { timeout: 60_000 }, async () => 
   await page.locator('h2', { hasText: 'Nuova partita' }).waitFor();
   await page.reload();
   await page.locator('h2', { hasText: 'Nuova partita' }).waitFor(); // the choice is remembered
-  await page.screenshot({ path: shotPath('lobby-it.png') });
+  await shoot(page, 'lobby-it.png');
   await ctx.close();
 });

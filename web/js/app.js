@@ -49,7 +49,7 @@ async function route() {
       h('p', {}, h('a', { href: '/', text: t('notfound.back') }))));
     return;
   }
-  view = mod.mount(main, params);
+  view = mod.mount(main, /** @type {any} */ (params));
 }
 
 /** @param {string} name */

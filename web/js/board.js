@@ -53,6 +53,7 @@ export function squareAt(col, row, bottom) {
  * @property {string[]} [last]      squares of the last turn
  * @property {string[]} [changed]   squares a previewed turn changes
  * @property {string[]} [victims]   extra victim marks (the rules page's figures)
+ * @property {string[]} [dim]       armies drawn faded: orphaned, nobody may move or touch them
  */
 
 /**
@@ -190,6 +191,7 @@ export class BoardView {
       const outer = el('g', { transform: `translate(${x} ${y})`, 'data-piece': sq });
       const inner = 'corpse' in cell ? corpsePiece() : livingPiece(cell.role, cell.army);
       if (sq === MAZE) inner.classList.add('on-maze');
+      if (!('corpse' in cell) && (marks.dim || []).includes(cell.army)) inner.classList.add('dimmed');
       outer.append(inner);
       pieces.append(outer);
       drawn[sq] = inner;

@@ -3,7 +3,7 @@
 
 import { h, replace, toast } from './dom.js';
 import { t } from './i18n.js';
-import { armySwatch } from './pieces.js';
+import { armySwatch, eyeIcon } from './pieces.js';
 
 const MAX_LEN = 500;
 
@@ -76,7 +76,7 @@ export class ChatPanel {
           : t('chat.whisper_from');
       }
       return h('li', { class: ['chat-msg', whisper ? 'whisper' : '', m.from === me ? 'mine' : ''], title: m.at || '' },
-        h('span', { class: 'chat-from' }, m.from ? armySwatch(m.from, 12) : h('span', { class: 'spectator-mark', title: t('chat.spectator_tag'), text: '👁' }),
+        h('span', { class: 'chat-from' }, m.from ? armySwatch(m.from, 12) : h('span', { class: 'spectator-mark', title: t('chat.spectator_tag') }, eyeIcon(13)),
           h('strong', { text: m.name || (m.from ? t(`player.${m.from}`) : t('chat.spectator_tag')) })),
         tag ? h('em', { class: 'chat-tag', text: tag }) : null,
         h('span', { class: 'chat-text', text: m.text }));
@@ -102,6 +102,7 @@ export class ChatPanel {
     },
     h('option', { value: '', text: t('chat.everyone') }),
     ...others.map((s) => h('option', { value: s.player, selected: this.to === s.player, text: t('chat.whisper_option', { name: s.name || t(`player.${s.player}`), player: t(`player.${s.player}`) }) })));
+    if (select) select.title = t('chat.to');
     const form = h('form', {
       class: 'chat-form',
       onsubmit: async (/** @type {Event} */ e) => {

@@ -5,7 +5,7 @@ import { h, replace, toast, confirmDialog, copyText } from './dom.js';
 import { t } from './i18n.js';
 import { GameSocket, claimSeat, forgetSeat, loadSeat, parseInvite, recordUrl, saveSeat } from './protocol.js';
 import { BoardView } from './board.js';
-import { parseDpn, previewBoard, ROLE_NAMES, MAZE } from './dpn.js';
+import { parseDpn, previewBoard, ROLE_NAMES, MAZE, ARMIES } from './dpn.js';
 import * as P from './picker.js';
 import { addHistory, applyEvent, applyPresence, isAlive, normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';
 import { narrate, pieceName } from './narrate.js';
@@ -14,6 +14,7 @@ import { ChatPanel } from './chat.js';
 import { gameOverCard, who, playersPanel, turnBanner } from './panels.js';
 import { errorText, rememberName, savedName } from './lobby.js';
 import { armySwatch } from './pieces.js';
+import { icon } from './icons.js';
 
 const CONFIRM_KEY = 'djambi.confirm';
 
@@ -26,6 +27,14 @@ export function describeSquare(sq, cell) {
   if ('corpse' in cell) return t('pieces.corpse', { sq });
   const role = ROLE_NAMES[/** @type {keyof typeof ROLE_NAMES} */ (cell.role)];
   return t('pieces.tooltip', { sq, piece: pieceName(t, { army: cell.army, role }), help: t(`role_help.${role}`) });
+}
+
+/**
+ * The armies nobody controls in a position (R9.4): drawn faded.
+ * @param {import('./dpn.js').Position} pos
+ */
+export function orphanedArmies(pos) {
+  return ARMIES.filter((a) => pos.control[a] === null);
 }
 
 /**
@@ -139,13 +148,16 @@ export function mount(main, { id }) {
       onEvent(msg) {
         if (!game) return;
         const ev = msg.event;
+        const wasOver = Boolean(game.result);
         applyEvent(game, msg.v, ev);
         if (ev.kind === 'turn' || ev.kind === 'resign' || ev.kind === 'draw_agreed') {
           newTurnState();
           live.textContent = narrate(t, ev);
         }
-        if (ev.kind === 'draw_offered' || ev.kind === 'draw_declined') toast(narrate(t, ev));
+        const over = !wasOver && Boolean(game.result);
         renderAll(viewing === null && (ev.kind === 'turn' || ev.kind === 'resign') ? travels(ev) : []);
+        // The end of the game is news: bring the result into view.
+        if (over) banner.scrollIntoView({ behavior: 'smooth', block: 'start' });
       },
       onChat(msg) {
         chat.add(msg);
@@ -347,15 +359,15 @@ export function mount(main, { id }) {
     boardFrame.classList.toggle('my-turn', myTurn() && viewing === null);
     if (viewing !== null) {
       const ev = viewing >= 0 ? game.events[viewing] : null;
-      const dpn = ev ? ev.dpn : game.start;
-      board.draw(parseDpn(dpn).board, { last: ev ? touchedSquares(ev) : [] }, []);
+      const pos = parseDpn(ev ? ev.dpn : game.start);
+      board.draw(pos.board, { last: ev ? touchedSquares(ev) : [], dim: orphanedArmies(pos) }, []);
       return;
     }
     const pos = parseDpn(game.dpn);
     const all = positions(game);
     const lastEv = all.length ? all[all.length - 1].event : null;
     /** @type {import('./board.js').Marks} */
-    const marks = { last: touchedSquares(lastEv) };
+    const marks = { last: touchedSquares(lastEv), dim: orphanedArmies(pos) };
     let shown = pos.board;
     if (myTurn()) {
       const st = P.stage(picker);
@@ -492,7 +504,7 @@ export function mount(main, { id }) {
       alive ? h('div', { class: 'action-row' },
         h('button', { type: 'button', class: 'btn btn-danger resign', disabled: !online, text: t('game.resign'), onclick: resign }),
         h('button', { type: 'button', class: 'btn offer-draw', disabled: !online || offerPending, text: t('game.offer_draw'), onclick: () => command('offer_draw') })) : null,
-      m ? h('label', { class: 'check small' },
+      m && !game.result ? h('label', { class: 'check small' },
         h('input', {
           type: 'checkbox', checked: confirmTurns, class: 'confirm-toggle',
           onchange: (/** @type {Event} */ e) => {
@@ -544,8 +556,8 @@ export function mount(main, { id }) {
       h('div', { class: 'panel-head' },
         h('h2', { id: 'history-title', class: 'panel-title', text: t('game.turns') }),
         h('span', { class: 'step-buttons' },
-          h('button', { type: 'button', class: 'btn btn-icon', 'aria-label': t('replay.prev'), title: t('replay.prev'), text: '◀', onclick: () => step(-1) }),
-          h('button', { type: 'button', class: 'btn btn-icon', 'aria-label': t('replay.next'), title: t('replay.next'), text: '▶', onclick: () => step(1) }))),
+          h('button', { type: 'button', class: 'btn btn-icon', 'aria-label': t('replay.prev'), title: t('replay.prev'), onclick: () => step(-1) }, icon('prev')),
+          h('button', { type: 'button', class: 'btn btn-icon', 'aria-label': t('replay.next'), title: t('replay.next'), onclick: () => step(1) }, icon('next')))),
       scroller);
     requestAnimationFrame(() => scrollToCurrent(list));
   }

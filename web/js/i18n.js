@@ -79,7 +79,7 @@ async function fetchDict(lang) {
 
 /** The language to start with: the saved choice, else the browser's, else English. */
 export function preferredLanguage() {
-  const codes = LANGUAGES.map(([c]) => c);
+  const codes = /** @type {string[]} */ (LANGUAGES.map(([c]) => c));
   try {
     const saved = localStorage.getItem(STORAGE_KEY);
     if (saved && codes.includes(saved)) return saved;

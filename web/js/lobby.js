@@ -4,7 +4,7 @@
 import { h, replace, toast, copyText } from './dom.js';
 import { t } from './i18n.js';
 import { createGame, listGames, claimSeat, saveSeat, ApiError } from './protocol.js';
-import { armySwatch, pieceIcon } from './pieces.js';
+import { armySwatch, eyeIcon, pieceIcon } from './pieces.js';
 import { ARMIES } from './dpn.js';
 import { navigate } from './app.js';
 
@@ -252,7 +252,7 @@ export function mount(main) {
         h('span', { class: 'game-kind', text: t('lobby.turn_n', { n: g.turn ?? '?' }) }),
         seatsLine(g)),
       h('div', { class: 'game-actions' },
-        h('span', { class: 'spectators', title: t('game.spectators'), text: `👁 ${g.spectators ?? 0}` }),
+        h('span', { class: 'spectators', title: t('game.spectators') }, eyeIcon(15), ` ${g.spectators ?? 0}`),
         h('a', { class: 'btn btn-small', href: `/game/${g.id}`, text: t('lobby.watch') })));
   }
 

@@ -110,7 +110,7 @@ export function syncSeats(g) {
 /**
  * Applies a presence message (§3.2).
  * @param {any} g
- * @param {{seats?: {player: string, connected: boolean}[], spectators?: number}} p
+ * @param {{seats?: {player: string, connected?: boolean, claimed?: boolean, name?: string | null}[], spectators?: number, status?: string}} p
  */
 export function applyPresence(g, p) {
   for (const s of p.seats || []) {

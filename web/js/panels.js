@@ -3,7 +3,7 @@
 
 import { h } from './dom.js';
 import { t, listOf } from './i18n.js';
-import { armySwatch } from './pieces.js';
+import { armySwatch, eyeIcon } from './pieces.js';
 import { ARMIES } from './dpn.js';
 import { armiesOf, comingTurns, controllerOf, rulerOf } from './model.js';
 
@@ -103,11 +103,11 @@ export function playersPanel(g, me) {
       h('span', { class: 'conn none' }), armySwatch(a, 18),
       h('span', { class: 'player-name' }, h('strong', { text: t(`player.${a}`) }), h('small', { class: 'muted', text })));
   });
-  const orphans = ARMIES.filter((a) => g.seats.some((/** @type {any} */ s) => s.player === a) && controllerOf(g, a) === null);
+  const orphans = g.result ? [] : ARMIES.filter((a) => g.seats.some((/** @type {any} */ s) => s.player === a) && controllerOf(g, a) === null);
   return h('section', { class: 'panel players', 'aria-labelledby': 'players-title' },
     h('div', { class: 'panel-head' },
       h('h2', { id: 'players-title', class: 'panel-title', text: t('game.players') }),
-      h('span', { class: 'spectator-count', title: t('game.spectators'), text: t('game.watching', { n: g.spectators || 0 }) })),
+      h('span', { class: 'spectator-count', title: t('game.spectators') }, eyeIcon(15), ' ', t('game.watching', { n: g.spectators || 0 }))),
     h('ul', { class: 'player-list' }, ...rows, ...extra),
     orphans.length ? h('p', { class: 'muted small', text: t('game.orphaned_armies', { armies: listOf(t, orphans.map((a) => t(`player.${a}`))) }) }) : null);
 }

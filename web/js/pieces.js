@@ -118,6 +118,17 @@ export function pieceIcon(role, army = 'r', size = 32) {
 }
 
 /**
+ * An eye, for spectators.
+ * @param {number} [size]
+ */
+export function eyeIcon(size = 14) {
+  const svg = el('svg', { viewBox: '0 0 24 24', width: size, height: size, class: 'eye', 'aria-hidden': 'true' });
+  svg.append(el('path', { d: 'M1.5 12S5.5 5 12 5s10.5 7 10.5 7-4 7-10.5 7S1.5 12 1.5 12Z', fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }));
+  svg.append(el('circle', { cx: 12, cy: 12, r: 3.5, fill: 'currentColor' }));
+  return svg;
+}
+
+/**
  * A small disc of an army's colour.
  * @param {string} army
  * @param {number} [size]

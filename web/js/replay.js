@@ -10,8 +10,9 @@ import { addHistory, applyEvent, normalizeGame, positions, syncSeats, touchedSqu
 import { narrate } from './narrate.js';
 import { historyList, scrollToCurrent } from './turns.js';
 import { playersPanel, gameOverCard } from './panels.js';
-import { describeSquare } from './game.js';
+import { describeSquare, orphanedArmies } from './game.js';
 import { errorText } from './lobby.js';
+import { icon } from './icons.js';
 
 /**
  * @param {HTMLElement} main
@@ -113,7 +114,8 @@ export function mount(main, { id }) {
     if (!game) return;
     const idx = steps[cur];
     const ev = idx >= 0 ? game.events[idx] : null;
-    board.draw(parseDpn(ev ? ev.dpn : game.start).board, { last: touchedSquares(ev) }, animate && ev ? travels(ev) : []);
+    const pos = parseDpn(ev ? ev.dpn : game.start);
+    board.draw(pos.board, { last: touchedSquares(ev), dim: orphanedArmies(pos) }, animate && ev ? travels(ev) : []);
     caption.textContent = ev ? narrate(t, ev) : t('game.start_position');
   }
 
@@ -138,22 +140,22 @@ export function mount(main, { id }) {
 
   function renderControls() {
     const last = steps.length - 1;
-    const btn = (/** @type {string} */ label, /** @type {string} */ icon, /** @type {() => void} */ f, /** @type {boolean} */ disabled, /** @type {string} */ cls = '') =>
-      h('button', { type: 'button', class: `btn btn-icon ${cls}`, 'aria-label': label, title: label, disabled, onclick: f, text: icon });
+    const btn = (/** @type {string} */ label, /** @type {Parameters<typeof icon>[0]} */ name, /** @type {() => void} */ f, /** @type {boolean} */ disabled, /** @type {string} */ cls = '') =>
+      h('button', { type: 'button', class: `btn btn-icon ${cls}`, 'aria-label': label, title: label, disabled, onclick: f }, icon(name));
     const slider = h('input', {
       type: 'range', min: '0', max: String(last), value: String(cur), class: 'replay-slider',
       'aria-label': t('replay.position'),
       oninput: (/** @type {Event} */ e) => go(Number(/** @type {HTMLInputElement} */ (e.target).value)),
     });
     replace(controls,
-      btn(t('replay.first'), '⏮', () => go(0), cur === 0),
-      btn(t('replay.prev'), '◀', () => go(cur - 1), cur === 0, 'replay-prev'),
-      btn(timer ? t('replay.pause') : t('replay.play'), timer ? '⏸' : '⏵', play, last === 0, 'replay-play'),
-      btn(t('replay.next'), '▶', () => go(cur + 1, true), cur === last, 'replay-next'),
-      btn(t('replay.last'), '⏭', () => go(last), cur === last),
+      btn(t('replay.first'), 'first', () => go(0), cur === 0),
+      btn(t('replay.prev'), 'prev', () => go(cur - 1), cur === 0, 'replay-prev'),
+      btn(timer ? t('replay.pause') : t('replay.play'), timer ? 'pause' : 'play', play, last === 0, 'replay-play'),
+      btn(t('replay.next'), 'next', () => go(cur + 1, true), cur === last, 'replay-next'),
+      btn(t('replay.last'), 'last', () => go(last), cur === last),
       slider,
       h('span', { class: 'replay-count', text: t('replay.step', { n: cur, total: last }) }),
-      btn(t('replay.rotate'), '⟳', () => {
+      btn(t('replay.rotate'), 'rotate', () => {
         bottom = ARMIES[(ARMIES.indexOf(bottom) + 1) % 4];
         board.setOrientation(bottom);
       }, false));

@@ -62,6 +62,7 @@ function figure(name) {
   const view = new BoardView({ describe: describeSquare, label: t(`rules.fig_${name}`) });
   view.setOrientation('g');
   const board = parseBoard(f.board);
+  /** @type {import('./board.js').Marks} */
   const marks = {
     selected: f.selected || null,
     options: [...(f.to || []), ...(f.targets || [])],

@@ -1,0 +1,32 @@
+// Small interface icons as inline SVG (no icon font: every glyph renders the same everywhere).
+
+const NS = 'http://www.w3.org/2000/svg';
+
+/** Path data in a 24×24 box. */
+const PATHS = {
+  first: 'M6 5h2.5v14H6zM19 5v14L9.5 12z',
+  prev: 'M17 5v14L6.5 12z',
+  play: 'M7 4.5v15L19.5 12z',
+  pause: 'M6.5 5h4v14h-4zM13.5 5h4v14h-4z',
+  next: 'M7 5v14l10.5-7z',
+  last: 'M15.5 5H18v14h-2.5zM5 5v14l9.5-7z',
+  rotate: 'M12 4a8 8 0 1 1-7.4 5H2l3.5-4.5L9 9H6.8A6 6 0 1 0 12 6z',
+};
+
+/**
+ * @param {keyof typeof PATHS} name
+ * @param {number} [size]
+ */
+export function icon(name, size = 18) {
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', String(size));
+  svg.setAttribute('height', String(size));
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('class', 'icon');
+  const path = document.createElementNS(NS, 'path');
+  path.setAttribute('d', PATHS[name]);
+  path.setAttribute('fill', 'currentColor');
+  svg.append(path);
+  return svg;
+}
