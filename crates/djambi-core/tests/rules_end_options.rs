@@ -233,6 +233,23 @@ fn r12_4_turn_limit_a_kill_of_a_hostage_piece_resets_the_count() {
 }
 
 #[test]
+fn r12_4_turn_limit_a_resignation_neither_resets_nor_adds_to_the_count() {
+    let mut p = pos_with(
+        "8Cb/9/Mb7Mb/9/Mr8/9/2X1Ny4/9/Cr3Cy4 r rby- - 0 - 2 9",
+        "turn_limit=3",
+    );
+    p.resign(Army::Blue).unwrap();
+    assert_eq!((p.quiet(), p.turn()), (2, 9));
+    assert_eq!(p.outcome(), Outcome::Ongoing);
+    play(&mut p, "a5-a6");
+    assert_eq!(
+        p.to_dpn(),
+        "8X/9/Mb7Mb/Mr8/9/9/2X1Ny4/9/Cr3Cy4 - r-y- r 0 - 3 10"
+    );
+    assert_eq!(p.outcome(), Outcome::Draw(set(&[Army::Red, Army::Yellow])));
+}
+
+#[test]
 fn r12_4_turn_limit_draws_as_soon_as_the_count_reaches_n() {
     // The count is already above the limit: the next quiet turn ends the game.
     let mut p = pos_with(
