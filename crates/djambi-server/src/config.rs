@@ -69,6 +69,10 @@ pub struct Config {
     #[arg(long, env = "DJAMBI_CONNECTION_QUEUE", default_value_t = 64)]
     pub connection_queue: usize,
 
+    /// Seconds one frame may take to reach a client before the connection is dropped as dead.
+    #[arg(long, env = "DJAMBI_WRITE_TIMEOUT_SECS", default_value_t = 10)]
+    pub write_timeout_secs: u64,
+
     /// Messages each game buffers for its connections; a connection further behind is resynced.
     #[arg(long, env = "DJAMBI_EVENT_BUFFER", default_value_t = 128)]
     pub event_buffer: usize,

@@ -94,6 +94,7 @@ impl AppState {
             max_message_bytes: config.max_message_bytes,
             rate_limit: config.rate_limit,
             connection_queue: config.connection_queue,
+            write_timeout: std::time::Duration::from_secs(config.write_timeout_secs.max(1)),
             next_conn: AtomicU64::new(1),
             tasks: TaskTracker::new(),
         });

@@ -31,6 +31,8 @@ pub struct WsContext {
     pub rate_limit: u32,
     /// Outgoing frames queued per connection.
     pub connection_queue: usize,
+    /// How long one frame may take to write before the connection is dropped.
+    pub write_timeout: std::time::Duration,
     /// Connection ids.
     pub next_conn: AtomicU64,
     /// Every connection's task, so shutdown can wait for them to close.

@@ -23,15 +23,13 @@ use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
 
 /// How long a client has to say `hello`.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
-/// How long one frame may take to write before the connection is dropped as dead.
-const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Serves one connection to one game until either side closes.
 pub(super) async fn run(socket: WebSocket, game: GameHandle, ctx: Arc<WsContext>) {
     let conn = ctx.next_conn.fetch_add(1, Relaxed);
     let (sink, stream) = socket.split();
     let (out, out_rx) = mpsc::channel(ctx.connection_queue.max(4));
-    let writer = tokio::spawn(write_loop(sink, out_rx));
+    let writer = tokio::spawn(write_loop(sink, out_rx, ctx.write_timeout));
     let mut connection = Connection {
         ctx: ctx.clone(),
         game,
@@ -53,20 +51,24 @@ pub(super) async fn run(socket: WebSocket, game: GameHandle, ctx: Arc<WsContext>
         gauge.fetch_sub(1, Relaxed);
     }
     drop(connection);
-    let _ = tokio::time::timeout(WRITE_TIMEOUT, writer).await;
+    let _ = tokio::time::timeout(ctx.write_timeout, writer).await;
 }
 
 /// Writes queued frames to the socket; stops after a close frame, a failure, or a write that
 /// takes too long (a dead or stuck peer).
-async fn write_loop(mut sink: SplitSink<WebSocket, Message>, mut rx: mpsc::Receiver<Message>) {
+async fn write_loop(
+    mut sink: SplitSink<WebSocket, Message>,
+    mut rx: mpsc::Receiver<Message>,
+    timeout: Duration,
+) {
     while let Some(message) = rx.recv().await {
         let closing = matches!(message, Message::Close(_));
-        match tokio::time::timeout(WRITE_TIMEOUT, sink.send(message)).await {
+        match tokio::time::timeout(timeout, sink.send(message)).await {
             Ok(Ok(())) if !closing => {}
             _ => break,
         }
     }
-    let _ = tokio::time::timeout(WRITE_TIMEOUT, sink.close()).await;
+    let _ = tokio::time::timeout(timeout, sink.close()).await;
 }
 
 struct Connection {
