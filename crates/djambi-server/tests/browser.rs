@@ -5,8 +5,15 @@
 //! Without Node, npm or Chromium the test says why and passes, unless `DJAMBI_REQUIRE_BROWSER=1`
 //! (as in CI), in which case it fails.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+/// Writes to the real stderr: libtest captures `eprintln!` of passing tests, and a skip must be
+/// seen.
+fn say(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
 
 /// Whether a missing browser toolchain is a failure rather than a skip.
 fn required() -> bool {
@@ -19,10 +26,10 @@ fn skip(why: &str) {
         !required(),
         "the browser tests are required (DJAMBI_REQUIRE_BROWSER=1) but {why}"
     );
-    eprintln!(
+    say(&format!(
         "SKIPPED browser tests: {why}. Install Node.js and Chromium (apt-get install -y nodejs npm \
          chromium) to run them; set DJAMBI_REQUIRE_BROWSER=1 to make this a failure."
-    );
+    ));
 }
 
 /// Runs a program, `None` if it cannot be started at all.
@@ -90,6 +97,6 @@ fn browser_tests() {
     // A short summary: node --test's closing counts.
     let stdout = String::from_utf8_lossy(&out.stdout);
     for line in stdout.lines().filter(|l| l.starts_with("# ")) {
-        eprintln!("browser tests {line}");
+        say(&format!("browser tests {line}"));
     }
 }
