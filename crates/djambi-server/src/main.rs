@@ -32,9 +32,14 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
+/// Logs go to stdout, coloured only on a terminal. Nothing logged carries a seat token: tokens
+/// travel in request bodies and `hello` messages, which are never logged.
 fn init_tracing(config: &Config) {
+    use std::io::IsTerminal;
     let filter = EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stdout().is_terminal());
     match config.log_format {
         LogFormat::Text => builder.init(),
         LogFormat::Json => builder.json().flatten_event(true).init(),

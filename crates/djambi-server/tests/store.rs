@@ -1,0 +1,261 @@
+//! The store suite, written once: it runs on SQLite always, and on Postgres when
+//! `DJAMBI_TEST_POSTGRES_URL` is set (required when `DJAMBI_REQUIRE_POSTGRES=1`).
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
+
+use common::TestDb;
+use djambi_core::{Army, Position};
+use djambi_server::game::state::{GameState, Seat};
+use djambi_server::metrics::Metrics;
+use djambi_server::protocol::GameStatus;
+use djambi_server::store::{
+    ChatRow, Commit, EventKind, EventRow, SeatRow, Store, StoreError, StoreOptions,
+};
+use djambi_server::token::SeatToken;
+use uuid::Uuid;
+
+#[tokio::test]
+async fn store_suite_on_sqlite() {
+    let db = TestDb::sqlite();
+    suite(&db.url()).await;
+}
+
+#[tokio::test]
+async fn store_suite_on_postgres() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    suite(&db.url()).await;
+}
+
+fn new_game(open: bool) -> GameState {
+    let seats = Army::ALL
+        .iter()
+        .map(|&player| Seat {
+            player,
+            name: (player == Army::Red).then(|| "Ann".to_string()),
+            token_hash: SeatToken::generate().hash(),
+            claimed: false,
+        })
+        .collect();
+    GameState::new(Uuid::new_v4(), Position::new(), seats, open, 1_000)
+}
+
+fn turn(v: u64, player: Army, text: &str, ack: Option<u64>) -> EventRow {
+    EventRow {
+        v,
+        kind: EventKind::Turn {
+            player,
+            text: text.to_string(),
+        },
+        ack,
+        at: 2_000 + v as i64,
+    }
+}
+
+async fn create(store: &Store, state: &GameState) {
+    let seats: Vec<SeatRow> = state.seats.iter().map(Seat::row).collect();
+    store.create_game(&state.row(), &seats, &[]).await.unwrap();
+}
+
+async fn suite(url: &str) {
+    let metrics = Arc::new(Metrics::default());
+    let store = Store::connect(url, &StoreOptions::default(), metrics.clone())
+        .await
+        .unwrap();
+    store.migrate().await.unwrap();
+    store.migrate().await.expect("migrating twice is harmless");
+    store.ping().await.unwrap();
+    assert!(store.load_game(Uuid::new_v4(), 10).await.unwrap().is_none());
+
+    // A game round-trips.
+    let mut state = new_game(true);
+    create(&store, &state).await;
+    let stored = store.load_game(state.id, 10).await.unwrap().unwrap();
+    assert_eq!(stored.row.id, state.id);
+    assert!(stored.row.open);
+    assert_eq!(stored.row.players, 4);
+    assert_eq!(stored.row.start, Position::new().to_dpn());
+    assert_eq!(stored.row.summary.status, GameStatus::Open);
+    assert_eq!(stored.seats.len(), 4);
+    assert_eq!(stored.seats[0].name.as_deref(), Some("Ann"));
+    assert!(
+        stored.seats[0]
+            .token_hash
+            .matches(&state.seats[0].token_hash)
+    );
+    assert!(stored.seats.iter().all(|s| !s.claimed));
+
+    // Commits: a claim (only of a free seat), events with their ack, chat, the summary.
+    let mut seat = state.seats[1].row();
+    seat.claimed = true;
+    seat.name = Some("Bea".into());
+    let claim = Commit {
+        game: state.id,
+        claim: Some(seat.clone()),
+        ..Commit::default()
+    };
+    store.commit(claim.clone()).await.unwrap();
+    assert!(
+        store.commit(claim).await.is_err(),
+        "a claimed seat cannot be claimed again"
+    );
+
+    let events = vec![
+        turn(1, Army::Red, "b7-b5", Some(7)),
+        turn(2, Army::Blue, "h7-h5", None),
+    ];
+    for e in &events {
+        state.replay(e).unwrap();
+    }
+    store
+        .commit(Commit {
+            game: state.id,
+            events: events.clone(),
+            summary: Some(state.summary()),
+            ..Commit::default()
+        })
+        .await
+        .unwrap();
+    let whisper = ChatRow {
+        id: 1,
+        v: 2,
+        from: Some(Army::Red),
+        name: "Ann".into(),
+        to: Some(Army::Blue),
+        text: "l'amitié \"🙂\" <b>".into(),
+        ack: Some(8),
+        at: 3_000,
+    };
+    let spectator = ChatRow {
+        id: 2,
+        v: 2,
+        from: None,
+        name: "watcher".into(),
+        to: None,
+        text: "hi".into(),
+        ack: None,
+        at: 3_001,
+    };
+    for chat in [&whisper, &spectator] {
+        store
+            .commit(Commit {
+                game: state.id,
+                chat: Some(chat.clone()),
+                ..Commit::default()
+            })
+            .await
+            .unwrap();
+    }
+
+    let stored = store.load_game(state.id, 10).await.unwrap().unwrap();
+    assert_eq!(stored.events, events);
+    assert_eq!(stored.recent_chat, [whisper.clone(), spectator.clone()]);
+    assert_eq!(stored.last_chat_id, 2);
+    assert_eq!(stored.chat_acks, [(Army::Red, 8, 2)]);
+    assert!(stored.seats[1].claimed);
+    assert_eq!(stored.seats[1].name.as_deref(), Some("Bea"));
+    assert_eq!(stored.row.summary.v, 2);
+    assert_eq!(stored.row.summary.dpn, state.position().to_dpn());
+    assert_eq!(stored.row.summary.to_move, Some(Army::Yellow));
+    let restored = GameState::restore(&stored).unwrap();
+    assert_eq!(restored.position(), state.position());
+    assert_eq!(restored.v, 2);
+    let only_last = store.load_game(state.id, 1).await.unwrap().unwrap();
+    assert_eq!(only_last.recent_chat, [spectator]);
+    assert_eq!(
+        store.events_since(state.id, 1).await.unwrap(),
+        events[1..].to_vec()
+    );
+
+    // A version is written once.
+    let again = Commit {
+        game: state.id,
+        events: vec![turn(2, Army::Blue, "h7-h6", None)],
+        ..Commit::default()
+    };
+    assert!(matches!(store.commit(again).await, Err(StoreError::Db(_))));
+
+    // Lists and the unfinished games.
+    let mut finished = new_game(false);
+    create(&store, &finished).await;
+    finished.apply(&EventKind::DrawOffered(Army::Red)).unwrap();
+    for p in [Army::Blue, Army::Yellow] {
+        finished.apply(&EventKind::DrawAccepted(p)).unwrap();
+    }
+    finished.apply(&EventKind::DrawAgreed(Army::Green)).unwrap();
+    store
+        .commit(Commit {
+            game: finished.id,
+            summary: Some(finished.summary()),
+            ..Commit::default()
+        })
+        .await
+        .unwrap();
+    let open = store.list_games(Some(GameStatus::Open), 10).await.unwrap();
+    assert_eq!(open.len(), 1);
+    assert_eq!(open[0].0.id, state.id);
+    assert_eq!(open[0].1.len(), 4);
+    let done = store
+        .list_games(Some(GameStatus::Finished), 10)
+        .await
+        .unwrap();
+    assert_eq!(done.len(), 1);
+    assert!(done[0].0.summary.result.is_some());
+    assert_eq!(store.list_games(None, 10).await.unwrap().len(), 2);
+    assert_eq!(store.list_games(None, 1).await.unwrap().len(), 1);
+    assert_eq!(store.unfinished_games().await.unwrap(), [state.id]);
+
+    // Many games committing at once share transactions, and one bad commit fails alone.
+    let mut games = Vec::new();
+    for _ in 0..40 {
+        let g = new_game(false);
+        create(&store, &g).await;
+        games.push(g);
+    }
+    let before = metrics.db_transactions.load(Relaxed);
+    let mut tasks = Vec::new();
+    for (i, g) in games.iter().enumerate() {
+        let store = store.clone();
+        let id = g.id;
+        // The bad one: a version that already exists in `state`'s game.
+        let (game, v) = if i == 17 { (state.id, 1) } else { (id, 1) };
+        tasks.push(tokio::spawn(async move {
+            store
+                .commit(Commit {
+                    game,
+                    events: vec![turn(v, Army::Red, "b7-b5", Some(1))],
+                    ..Commit::default()
+                })
+                .await
+        }));
+    }
+    let results: Vec<_> = futures_util::future::join_all(tasks)
+        .await
+        .into_iter()
+        .map(|r| r.unwrap())
+        .collect();
+    for (i, r) in results.iter().enumerate() {
+        assert_eq!(r.is_ok(), i != 17, "commit {i}: {r:?}");
+    }
+    for (i, g) in games.iter().enumerate() {
+        let stored = store.load_game(g.id, 0).await.unwrap().unwrap();
+        assert_eq!(stored.events.len(), usize::from(i != 17), "game {i}");
+    }
+    let used = metrics.db_transactions.load(Relaxed) - before;
+    assert!(used <= 40, "{used} transactions for 39 commits");
+
+    store.close().await;
+    assert!(matches!(
+        store
+            .commit(Commit {
+                game: state.id,
+                ..Commit::default()
+            })
+            .await,
+        Err(StoreError::Closed)
+    ));
+}
