@@ -3,7 +3,7 @@
 
 import { h, replace, toast, confirmDialog, copyText } from './dom.js';
 import { t } from './i18n.js';
-import { GameSocket, claimSeat, forgetSeat, loadSeat, parseInvite, recordUrl, saveSeat } from './protocol.js';
+import { GameSocket, claimSeat, forgetSeat, getGame, loadSeat, parseInvite, recordUrl, saveSeat } from './protocol.js';
 import { BoardView } from './board.js';
 import { parseDpn, previewBoard, ROLE_NAMES, MAZE, ARMIES } from './dpn.js';
 import * as P from './picker.js';
@@ -67,6 +67,9 @@ export function mount(main, { id }) {
   const started = () => Boolean(game && game.status !== 'open');
   const myTurn = () => Boolean(game && !game.result && started() && me() && game.to_move === me());
   let historyAsked = false;
+  /** What the last click that chose nothing pointed at. */
+  let info = '';
+  let existenceChecked = false;
 
   const root = h('div', { class: 'game-page' });
   const head = h('div', { class: 'game-head' });
@@ -76,7 +79,7 @@ export function mount(main, { id }) {
     onBack: () => takeBack(),
     onCursor: (sq) => { live.textContent = describeSquare(sq, board.board[sq]) + optionNote(sq); },
     describe: describeSquare,
-    label: 'Board',
+    label: t('game.board'),
   });
   const boardFrame = h('div', { class: 'board-frame' }, board.svg);
   const prompt = h('div', { class: 'prompt', 'aria-live': 'polite' });
@@ -177,6 +180,17 @@ export function mount(main, { id }) {
       },
       onStatus(s) {
         status = s;
+        if (s === 'reconnecting' && !game && !existenceChecked) {
+          // Never connected: the game may simply not exist (the socket is refused with a 404).
+          existenceChecked = true;
+          getGame(id).catch((e) => {
+            if (e && (e.code === 'not_found' || e.code === 'bad_request')) {
+              fatal = t('game.not_found');
+              if (socket) socket.close();
+              renderAll();
+            }
+          });
+        }
         chat.setOnline(s === 'online');
         renderHead();
         renderPrompt();
@@ -205,6 +219,7 @@ export function mount(main, { id }) {
 
   function newTurnState() {
     sending = false;
+    info = '';
     picker = P.createPicker(myTurn() ? game.legal : {});
   }
 
@@ -212,16 +227,24 @@ export function mount(main, { id }) {
 
   /** @param {string} sq @param {boolean} [keyboard] */
   function clickSquare(sq, keyboard = false) {
-    if (!game || viewing !== null || !myTurn() || sending || status !== 'online') return;
-    // Keyboard players confirm a complete turn with Enter, as they chose it.
-    if (keyboard && P.stage(picker).field === 'done') {
-      send();
-      return;
+    if (!game) return;
+    if (viewing === null && myTurn() && !sending && status === 'online') {
+      // Keyboard players confirm a complete turn with Enter, as they chose it.
+      if (keyboard && P.stage(picker).field === 'done') {
+        send();
+        return;
+      }
+      const next = P.click(picker, sq);
+      if (next) {
+        picker = next;
+        info = '';
+        afterPick();
+        return;
+      }
     }
-    const next = P.click(picker, sq);
-    if (!next) return;
-    picker = next;
-    afterPick();
+    // A click that enters nothing says what stands there (the tooltip, for touch screens).
+    info = describeSquare(sq, board.board[sq]);
+    renderPrompt();
   }
 
   function takeBack() {
@@ -284,6 +307,14 @@ export function mount(main, { id }) {
 
   /** @param {{from: string, to: string, flash?: boolean}[]} [animate] */
   function renderAll(animate = []) {
+    if (fatal) {
+      document.title = `${t('game.not_found')} — Djambi Online`;
+      replace(root, h('section', { class: 'card narrow error-card', role: 'alert' },
+        h('h1', { text: t('game.not_found') }),
+        h('p', {}, h('a', { href: '/', class: 'btn btn-primary', text: t('notfound.back') }))));
+      return;
+    }
+    for (const panel of [actions, historyBox, chat.element]) panel.hidden = !game;
     renderHead();
     renderBanner();
     renderBoard(animate);
@@ -400,6 +431,11 @@ export function mount(main, { id }) {
   }
 
   function renderPrompt() {
+    renderPromptRow();
+    if (info) prompt.append(h('p', { class: 'square-info', text: info }));
+  }
+
+  function renderPromptRow() {
     if (!game) {
       replace(prompt);
       return;
@@ -637,6 +673,7 @@ export function mount(main, { id }) {
       socket = null;
     },
     relabel() {
+      board.svg.setAttribute('aria-label', t('game.board'));
       chat.render();
       renderAll();
     },

@@ -31,7 +31,7 @@ export function mount(main, { id }) {
   let bottom = 'r';
 
   const root = h('div', { class: 'replay-page' });
-  const board = new BoardView({ describe: describeSquare, label: 'Board' });
+  const board = new BoardView({ describe: describeSquare, label: t('game.board') });
   const head = h('div', { class: 'game-head' });
   const controls = h('div', { class: 'replay-controls' });
   const caption = h('p', { class: 'replay-caption', 'aria-live': 'polite' });
