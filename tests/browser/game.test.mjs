@@ -8,7 +8,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, shotPath } from './harness.mjs';
+import { startServer, launchBrowser, shotPath, api } from './harness.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -234,6 +234,23 @@ test('four players and a spectator play a game through the UI', { timeout: 240_0
       await shoot(red, 'game-desktop.png');
       await shoot(pages.g, 'game-phone.png');
       await shoot(pages.g, 'game-phone-full.png', true);
+
+      // ---- the lobby lists a game with open seats (to join) and this live game (to watch) ----
+      const open = await api(server.base, '/api/games', { players: 4, open: true });
+      await api(server.base, `/api/games/${open.id}/seats`, { name: 'Eve', player: 'r' });
+      const lobbyCtx = await browser.newContext({ viewport: DESKTOP });
+      const lobby = await lobbyCtx.newPage();
+      collectErrors(lobby, errors, 'lobby');
+      await lobby.goto(server.base + '/');
+      await lobby.locator('.list-open .game-row', { hasText: 'Eve' }).waitFor();
+      await lobby.locator('.list-live .game-row', { hasText: 'Bea' }).waitFor();
+      await lobby.locator('.list-live .spectators', { hasText: '1' }).waitFor();
+      await shoot(lobby, 'lobby-lists.png');
+      await lobby.fill('#lobby-name', 'Fay');
+      await lobby.click('.list-open button.join[data-player="b"]');
+      await lobby.locator('.seat-badge', { hasText: 'You play Blue' }).waitFor();
+      await lobby.locator('.player[data-player="b"] .player-name strong', { hasText: 'Fay' }).waitFor();
+      await lobbyCtx.close();
     }
   }
 
@@ -292,8 +309,8 @@ test('four players and a spectator play a game through the UI', { timeout: 240_0
 
   // ---- the lobby lists the finished game for replay ----
   await creator.goto(base + '/');
-  await creator.locator('.list-finished .game-row').first().waitFor();
-  await shoot(creator, 'lobby-lists.png');
+  await creator.locator('.list-finished .game-row', { hasText: 'Blue won' }).waitFor();
+  await shoot(creator, 'lobby-finished.png');
 
   assert.deepEqual(errors, []);
 });

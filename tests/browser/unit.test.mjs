@@ -272,6 +272,7 @@ test('narrate: plain moves, entering the maze, burials, resignations, the end', 
     { type: 'orphaned', armies: ['g'], from: 'g' }, { type: 'game_over', outcome: { winner: 'b' } }] }),
   "Green resigns — Green's army is left without a master and Blue wins the game");
   assert.equal(narrate(en, { kind: 'draw_offered', by: 'b' }), 'Blue offers a draw');
+  assert.equal(narrate(en, { kind: 'draw_accepted', by: 'y' }), 'Yellow accepts the draw');
   assert.equal(narrate(en, { kind: 'draw_agreed', dpn: '', result: { draw: ['r', 'b'] } }), 'The players agree a draw (Red and Blue)');
   assert.equal(narrate(en, turn(30, 'y', 'pass', [{ type: 'passed', player: 'y' }])), 'Yellow has no legal turn and passes');
 });

@@ -249,7 +249,8 @@ export function mount(main) {
   function liveRow(g) {
     return h('li', { class: 'game-row' },
       h('div', { class: 'game-main' },
-        h('span', { class: 'game-kind', text: t('lobby.turn_n', { n: g.turn ?? '?' }) }),
+        h('span', { class: 'game-kind' }, t('lobby.turn_n', { n: g.turn ?? '?' }),
+          g.to_move ? [' · ', armySwatch(g.to_move, 12), ' ', t('lobby.to_move', { player: t(`player.${g.to_move}`) })] : null),
         seatsLine(g)),
       h('div', { class: 'game-actions' },
         h('span', { class: 'spectators', title: t('game.spectators') }, eyeIcon(15), ` ${g.spectators ?? 0}`),

@@ -170,6 +170,8 @@ export function narrate(t, event) {
       return capitalize(t('narr.draw_offered', { player: t(`player.${event.by}`) }));
     case 'draw_declined':
       return capitalize(t('narr.draw_declined', { player: t(`player.${event.by}`) }));
+    case 'draw_accepted':
+      return capitalize(t('narr.draw_accepted', { player: t(`player.${event.by}`) }));
     case 'draw_agreed': {
       const players = event.result && Array.isArray(event.result.draw) ? event.result.draw : [];
       return capitalize(t('narr.draw_agreed', { players: listOf(t, players.map((/** @type {string} */ a) => t(`player.${a}`))) }));
