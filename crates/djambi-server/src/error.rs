@@ -23,6 +23,9 @@ pub enum AppError {
     /// 404: no such game or route.
     #[error("{0}")]
     NotFound(String),
+    /// 405: the route exists, not with this method.
+    #[error("method not allowed")]
+    MethodNotAllowed,
     /// 409: the seat is already claimed.
     #[error("{0}")]
     SeatTaken(String),
@@ -48,6 +51,7 @@ impl AppError {
             AppError::TooLarge => "too_large",
             AppError::BadToken => "bad_token",
             AppError::NotFound(_) => "not_found",
+            AppError::MethodNotAllowed => "method_not_allowed",
             AppError::SeatTaken(_) => "seat_taken",
             AppError::NoOpenSeat(_) => "no_open_seat",
             AppError::InvalidRecord(_) => "invalid_record",
@@ -63,6 +67,7 @@ impl AppError {
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::BadToken => StatusCode::FORBIDDEN,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             AppError::SeatTaken(_) | AppError::NoOpenSeat(_) => StatusCode::CONFLICT,
             AppError::InvalidRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,

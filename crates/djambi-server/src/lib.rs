@@ -113,6 +113,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(ws::router())
         .merge(http::router(&state))
+        .method_not_allowed_fallback(|| async { AppError::MethodNotAllowed })
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
         .layer(TraceLayer::new_for_http())
         .with_state(state)

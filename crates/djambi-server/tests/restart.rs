@@ -6,6 +6,7 @@ mod common;
 
 use std::net::SocketAddr;
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::*;
@@ -17,10 +18,16 @@ use tokio::process::{Child, Command};
 struct Server {
     child: Child,
     addr: SocketAddr,
+    /// Everything it logged.
+    logs: Arc<Mutex<Vec<String>>>,
 }
 
 impl Server {
     async fn start(url: &str) -> Server {
+        Server::start_logging(url, "info").await
+    }
+
+    async fn start_logging(url: &str, level: &str) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_djambi-server"))
             .args([
                 "--bind",
@@ -32,7 +39,7 @@ impl Server {
                 "--log-format",
                 "text",
                 "--log",
-                "info",
+                level,
             ])
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -40,8 +47,10 @@ impl Server {
             .spawn()
             .expect("start the server binary");
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let logs = Arc::new(Mutex::new(Vec::new()));
         let addr = tokio::time::timeout(WAIT, async {
             while let Some(line) = lines.next_line().await.unwrap() {
+                logs.lock().unwrap().push(line.clone());
                 if let Some(rest) = line.split("listening on http://").nth(1) {
                     return rest.split_whitespace().next().unwrap().parse().unwrap();
                 }
@@ -51,8 +60,13 @@ impl Server {
         .await
         .expect("the server listens in time");
         // Keep reading its logs, so it never blocks on a full pipe.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        Server { child, addr }
+        let kept = logs.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                kept.lock().unwrap().push(line);
+            }
+        });
+        Server { child, addr, logs }
     }
 
     fn signal(&self, name: &str) {
@@ -162,11 +176,11 @@ async fn sigkill_mid_game_on_postgres() {
 }
 
 /// SIGTERM: clients are told `restarting` and their sockets closed with a reason; the process
-/// exits cleanly; acknowledged moves are kept.
+/// exits cleanly; acknowledged moves are kept. Even at debug level, no token is ever logged.
 #[tokio::test]
 async fn sigterm_restarts_gracefully() {
     let db = TestDb::sqlite();
-    let mut server = Server::start(&db.url()).await;
+    let mut server = Server::start_logging(&db.url(), "debug").await;
     let addr = server.addr;
     let (id, tokens) = standard_game(addr).await;
     let (mut red, _) = Ws::join(addr, &id, Some(&tokens[0]), None).await;
@@ -185,6 +199,11 @@ async fn sigterm_restarts_gracefully() {
         .expect("exits in time")
         .unwrap();
     assert!(status.success(), "{status}");
+    let logs = server.logs.lock().unwrap().join("\n");
+    assert!(logs.contains(&id), "logs name the game");
+    for token in &tokens {
+        assert!(!logs.contains(token.as_str()), "a token was logged");
+    }
 
     let server = Server::start(&db.url()).await;
     let (_, game) = get_json(server.addr, &format!("/api/games/{id}")).await;

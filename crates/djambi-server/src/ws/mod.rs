@@ -50,12 +50,12 @@ async fn upgrade(
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, AppError> {
     let id = parse_game_id(&id)?;
-    let ws = ws.map_err(|e| AppError::BadRequest(format!("not a WebSocket request: {e}")))?;
     let game = state
         .registry
         .get(id)
         .await?
         .ok_or_else(|| AppError::no_game(id))?;
+    let ws = ws.map_err(|e| AppError::BadRequest(format!("not a WebSocket request: {e}")))?;
     let ctx = state.ws.clone();
     // Frames a little larger than the protocol's limit are still read, to answer `too_large`;
     // far larger ones close the connection.
