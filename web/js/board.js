@@ -82,6 +82,7 @@ export class BoardView {
       'aria-label': opts.label || 'Board',
     }));
     if (opts.onSquare) this.svg.setAttribute('tabindex', '0');
+    /** @type {Record<string, SVGElement>} */
     this.layers = {};
     for (const name of ['squares', 'under', 'pieces', 'over', 'hits', 'cursor']) {
       const g = el('g', { class: `layer-${name}` });

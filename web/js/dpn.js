@@ -170,11 +170,12 @@ export function rulerOf(pos) {
  * pieces as the turn text says (NOTATION §3), from the roles of the pieces involved; it does not
  * judge legality and ignores what follows the move (encirclement): the server decides all that.
  * @param {Board} board
- * @param {{from: string, to: string, victim?: string | null, exit?: string | null, place?: string | null}} t
+ * @param {{from: string | null, to: string | null, victim?: string | null, exit?: string | null, place?: string | null}} t
  * @returns {Board}
  */
 export function previewBoard(board, t) {
   const next = { ...board };
+  if (!t.from || !t.to) return next;
   const mover = board[t.from];
   if (!mover || 'corpse' in mover) return next;
   const target = board[t.to];
