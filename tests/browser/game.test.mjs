@@ -114,6 +114,11 @@ test('four players and a spectator play a game through the UI', { timeout: 240_0
     await page.click('.claim button[type=submit]');
     await page.locator('.seat-badge', { hasText: `You play ${{ r: 'Red', b: 'Blue', y: 'Yellow', g: 'Green' }[p]}` }).waitFor();
     assert.ok(!page.url().includes('token='), 'the seat token leaves the visible URL');
+    if (p === 'r') {
+      // The game waits for its players; the creator's page still offers the other invite links.
+      await page.locator('.turn-banner.waiting', { hasText: 'Waiting for players' }).waitFor();
+      await page.locator('.copy-invite').nth(2).waitFor();
+    }
   }
 
   // ---- a spectator ----

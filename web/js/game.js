@@ -3,7 +3,7 @@
 
 import { h, replace, toast, confirmDialog, copyText } from './dom.js';
 import { t } from './i18n.js';
-import { GameSocket, claimSeat, forgetSeat, getGame, loadSeat, parseInvite, recordUrl, saveSeat } from './protocol.js';
+import { GameSocket, claimSeat, forgetSeat, getGame, loadInvites, loadSeat, parseInvite, recordUrl, saveSeat } from './protocol.js';
 import { BoardView } from './board.js';
 import { parseDpn, previewBoard, ROLE_NAMES, MAZE, ARMIES } from './dpn.js';
 import * as P from './picker.js';
@@ -362,11 +362,20 @@ export function mount(main, { id }) {
       ]));
     } else if (!started()) {
       const free = game.seats.filter((/** @type {any} */ s) => !s.claimed);
+      // The creator's browser still has the invite links: offer them for the free seats.
+      const invites = loadInvites(id).filter((i) => free.some((/** @type {any} */ s) => s.player === i.player));
       parts.push(h('div', { class: 'turn-banner waiting', role: 'status' },
         h('div', { class: 'turn-now' }, h('strong', { class: 'turn-title', text: t('game.waiting_players') })),
         h('div', { class: 'turn-next' },
           h('span', { class: 'muted', text: t('game.free_seats', { n: free.length }) }),
-          ...free.map((/** @type {any} */ s) => armySwatch(s.player, 14)))));
+          ...free.map((/** @type {any} */ s) => armySwatch(s.player, 14))),
+        game.open ? h('p', { class: 'muted small', text: t('game.open_hint') }) : null,
+        invites.length ? h('ul', { class: 'waiting-invites' }, ...invites.map((i) => h('li', {},
+          armySwatch(i.player, 14), h('span', { text: t(`player.${i.player}`) }),
+          h('button', {
+            type: 'button', class: 'btn btn-small copy-invite', dataset: { player: i.player },
+            onclick: async () => toast((await copyText(i.invite_url)) ? t('common.copied') : t('common.copy_failed')),
+          }, t('game.copy_invite'))))) : null));
     } else {
       parts.push(turnBanner(game, me()));
     }
@@ -661,6 +670,11 @@ export function mount(main, { id }) {
     root.hidden = true;
     main.prepend(form);
     input.focus();
+    // The creator may have named this seat already: offer that name.
+    getGame(id).then((g) => {
+      const preset = (g.seats || []).find((/** @type {any} */ x) => x.player === s.player);
+      if (preset && preset.name && !input.value) input.value = preset.name;
+    }).catch(() => { /* the socket will say what is wrong */ });
   }
 
   renderAll();

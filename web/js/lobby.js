@@ -3,7 +3,7 @@
 
 import { h, replace, toast, copyText } from './dom.js';
 import { t } from './i18n.js';
-import { createGame, listGames, claimSeat, saveSeat, ApiError } from './protocol.js';
+import { createGame, listGames, claimSeat, saveSeat, saveInvites, ApiError } from './protocol.js';
 import { armySwatch, eyeIcon, pieceIcon } from './pieces.js';
 import { ARMIES } from './dpn.js';
 import { navigate } from './app.js';
@@ -140,6 +140,7 @@ export function mount(main) {
     render();
     try {
       created = await createGame(body);
+      saveInvites(created.id, created.seats);
       toast(t('lobby.created_toast'), 'ok');
     } catch (e) {
       toast(errorText(e), 'error');

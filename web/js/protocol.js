@@ -80,6 +80,31 @@ export function forgetSeat(id) {
 }
 
 /**
+ * Keeps the invite links of a game this browser created, so the creator can still hand them out
+ * from the game page while seats are free (the server shows them only once).
+ * @param {string} id
+ * @param {{player: string, name?: string | null, invite_url: string}[]} seats
+ */
+export function saveInvites(id, seats) {
+  try {
+    localStorage.setItem(`djambi.invites.${id}`, JSON.stringify(seats.map((s) => ({ player: s.player, name: s.name || null, invite_url: s.invite_url }))));
+  } catch { /* ignore */ }
+}
+
+/**
+ * @param {string} id
+ * @returns {{player: string, name: string | null, invite_url: string}[]}
+ */
+export function loadInvites(id) {
+  try {
+    const v = JSON.parse(localStorage.getItem(`djambi.invites.${id}`) || '[]');
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
  * Reads an invite fragment (`#seat=r&token=…`), if any.
  * @param {string} hash
  * @returns {{player: string, token: string} | null}
