@@ -40,14 +40,23 @@ pub fn parse(text: &str, max_bytes: usize) -> Result<ClientMessage, Refused> {
             _ => Ok(message),
         },
         Err(e) => Err(Refused {
-            ack: serde_json::from_str::<AckOnly>(text)
-                .ok()
-                .and_then(|a| a.ack)
-                .filter(|a| *a <= MAX_ACK),
+            ack: ack_of(text, max_bytes),
             code: ErrorCode::Malformed,
             message: format!("not a valid message: {e}"),
         }),
     }
+}
+
+/// The `ack` of a frame that is refused, if it can be read (frames over the size limit are not
+/// read at all).
+pub fn ack_of(text: &str, max_bytes: usize) -> Option<u64> {
+    if text.len() > max_bytes {
+        return None;
+    }
+    serde_json::from_str::<AckOnly>(text)
+        .ok()
+        .and_then(|a| a.ack)
+        .filter(|a| *a <= MAX_ACK)
 }
 
 /// The game command a message carries, with its ack id.

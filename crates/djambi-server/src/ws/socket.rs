@@ -124,7 +124,7 @@ impl Connection {
                 Ok(Message::Text(text)) => {
                     if !self.rate.allow() {
                         return Some(Err(Refused {
-                            ack: None,
+                            ack: inbound::ack_of(text.as_str(), self.ctx.max_message_bytes),
                             code: ErrorCode::RateLimited,
                             message: "too many messages; slow down".into(),
                         }));
