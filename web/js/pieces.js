@@ -46,10 +46,10 @@ const SYMBOLS = {
     ['path', { d: 'M42 21 L58 21 L67 38 L60 80 L40 80 L33 38 Z' }, 'ink'],
     ['path', { d: 'M50 33 L50 64 M42 43 L58 43', 'stroke-width': 5, 'stroke-linecap': 'round' }, 'fill'],
   ],
-  // Militant: a shield.
+  // Militant: a shield with a star.
   M: [
     ['path', { d: 'M29 27 L71 27 L71 49 C71 64 61 74 50 80 C39 74 29 64 29 49 Z' }, 'ink'],
-    ['path', { d: 'M50 33 L50 71 M36 44 L64 44', 'stroke-width': 5 }, 'fill'],
+    ['path', { d: 'M50.0 36.0 L53.2 44.6 L62.4 45.0 L55.2 50.7 L57.6 59.5 L50.0 54.5 L42.4 59.5 L44.8 50.7 L37.6 45.0 L46.8 44.6 Z' }, 'fill'],
   ],
 };
 
