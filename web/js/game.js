@@ -3,39 +3,22 @@
 
 import { h, replace, toast, confirmDialog, copyText } from './dom.js';
 import { t } from './i18n.js';
-import { GameSocket, claimSeat, forgetSeat, getGame, loadInvites, loadSeat, parseInvite, recordUrl, saveSeat } from './protocol.js';
+import { GameSocket, forgetSeat, getGame, loadInvites, loadSeat, parseInvite, recordUrl, saveSeat } from './protocol.js';
 import { BoardView } from './board.js';
-import { parseDpn, previewBoard, ROLE_NAMES, MAZE, ARMIES } from './dpn.js';
+import { parseDpn, previewBoard } from './dpn.js';
 import * as P from './picker.js';
 import { addHistory, applyEvent, applyPresence, isAlive, normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';
-import { narrate, pieceName } from './narrate.js';
+import { narrate } from './narrate.js';
 import { historyList, scrollToCurrent } from './turns.js';
+import { turnPrompt } from './prompt.js';
 import { ChatPanel } from './chat.js';
-import { gameOverCard, who, playersPanel, turnBanner } from './panels.js';
-import { errorText, rememberName, savedName } from './lobby.js';
+import { describeSquare, gameOverCard, orphanedArmies, who, playersPanel, turnBanner } from './panels.js';
+import { errorText, savedName } from './lobby.js';
+import { showClaim } from './claim.js';
 import { armySwatch } from './pieces.js';
 import { icon } from './icons.js';
 
 const CONFIRM_KEY = 'djambi.confirm';
-
-/**
- * Describes a square for tooltips and screen readers.
- * @param {string} sq @param {any} cell
- */
-export function describeSquare(sq, cell) {
-  if (!cell) return sq === MAZE ? t('pieces.maze_empty') : t('pieces.empty', { sq });
-  if ('corpse' in cell) return t('pieces.corpse', { sq });
-  const role = ROLE_NAMES[/** @type {keyof typeof ROLE_NAMES} */ (cell.role)];
-  return t('pieces.tooltip', { sq, piece: pieceName(t, { army: cell.army, role }), help: t(`role_help.${role}`) });
-}
-
-/**
- * The armies nobody controls in a position (R9.4): drawn faded.
- * @param {import('./dpn.js').Position} pos
- */
-export function orphanedArmies(pos) {
-  return ARMIES.filter((a) => pos.control[a] === null);
-}
 
 /**
  * @param {HTMLElement} main
@@ -85,7 +68,7 @@ export function mount(main, { id }) {
   const prompt = h('div', { class: 'prompt', 'aria-live': 'polite' });
   const live = h('div', { class: 'visually-hidden', 'aria-live': 'polite' });
   const players = h('div', { class: 'players-slot' });
-  const actions = h('section', { class: 'panel actions', 'aria-label': 'Actions' });
+  const actions = h('section', { class: 'panel actions', 'aria-label': t('game.actions') });
   const historyBox = h('section', { class: 'panel history-panel', 'aria-labelledby': 'history-title' });
   const chat = new ChatPanel({
     me,
@@ -478,57 +461,9 @@ export function mount(main, { id }) {
       replace(prompt, h('div', { class: 'prompt-row' }, h('span', { text: t('game.sending') })));
       return;
     }
-    const st = P.stage(picker);
-    const from = P.chosen(picker, 'from');
-    const pos = parseDpn(game.dpn);
-    const mover = from ? pos.board[from] : null;
-    const roleName = mover && !('corpse' in mover) ? ROLE_NAMES[/** @type {keyof typeof ROLE_NAMES} */ (mover.role)] : 'Militant';
-    const roleText = t(`role.${roleName}`);
-    const to = P.chosen(picker, 'to');
-    const target = to ? pos.board[to] : null;
-    let text = '';
-    /** @type {HTMLElement[]} */
-    const buttons = [];
-    switch (st.field) {
-      case 'none':
-        text = t('game.no_moves');
-        break;
-      case 'from':
-        text = t('game.prompt_from');
-        if (st.canPass) buttons.push(h('button', { type: 'button', class: 'btn btn-primary', text: t('game.pass'), onclick: () => send('pass') }));
-        break;
-      case 'to':
-        text = t('game.prompt_to', { role: roleText });
-        break;
-      case 'victim':
-        text = t('game.prompt_victim', { role: roleText });
-        if (st.allowNone) buttons.push(h('button', { type: 'button', class: 'btn kill-nobody', text: t('game.kill_nobody'), onclick: () => pickNone(null) }));
-        break;
-      case 'exit':
-        text = t('game.prompt_exit', { role: roleText });
-        break;
-      case 'place':
-        if (mover && !('corpse' in mover) && mover.role === 'D' && target && !('corpse' in target)) {
-          text = t('game.prompt_place_piece', { piece: pieceName(t, { army: target.army, role: ROLE_NAMES[/** @type {keyof typeof ROLE_NAMES} */ (target.role)] }) });
-        } else {
-          text = t('game.prompt_place_corpse');
-        }
-        break;
-      case 'done':
-        text = t('game.prompt_done');
-        buttons.push(h('button', { type: 'button', class: 'btn btn-primary send-turn', text: t('game.send', { turn: st.turn || '' }), onclick: () => send() }));
-        break;
-      default:
-        break;
-    }
-    if (picker.path.length) {
-      buttons.push(h('button', { type: 'button', class: 'btn take-back', title: t('game.take_back_keys'), text: t('game.take_back'), onclick: () => takeBack() }));
-    }
-    const path = picker.path.map((c) => c.value ?? '—');
-    replace(prompt, h('div', { class: ['prompt-row', 'mine', `stage-${st.field}`] },
-      h('span', { class: 'prompt-text', text }),
-      path.length ? h('code', { class: 'prompt-path', 'aria-label': t('game.so_far'), text: path.join(' → ') }) : null,
-      h('span', { class: 'prompt-buttons' }, ...buttons)));
+    replace(prompt, turnPrompt(picker, parseDpn(game.dpn).board, {
+      send: (turn) => send(turn), none: () => pickNone(null), back: () => takeBack(),
+    }));
   }
 
   function renderPlayers() {
@@ -629,57 +564,19 @@ export function mount(main, { id }) {
     if (ok) command('resign');
   }
 
-  // ---- claiming an invited seat ----
-
-  function claimCard() {
-    if (!seat) return;
-    const s = seat;
-    const input = h('input', { type: 'text', id: 'claim-name', maxlength: '40', required: true, value: savedName(), autocomplete: 'nickname' });
-    const form = h('form', {
-      class: 'card claim', 'aria-labelledby': 'claim-title',
-      onsubmit: async (/** @type {Event} */ e) => {
-        e.preventDefault();
-        const name = input.value.trim();
-        if (!name) return;
-        rememberName(name);
-        try {
-          const res = await claimSeat(id, { name, token: s.token });
-          if (res && res.token) {
-            seat = { player: res.player || s.player, token: res.token };
-            saveSeat(id, seat);
-          }
-        } catch (err) {
-          const code = /** @type {any} */ (err).code;
-          if (code === 'bad_token' || code === 'not_found') {
-            forgetSeat(id);
-            seat = null;
-          }
-          // seat_taken: this token may have claimed it already (a reopened link); the socket decides.
-          if (code !== 'seat_taken') toast(errorText(err), 'error');
-        }
-        form.remove();
-        root.hidden = false;
-        connect();
-        renderAll();
-      },
-    },
-    h('h1', { id: 'claim-title' }, armySwatch(s.player, 24), h('span', { text: t('claim.title', { player: t(`player.${s.player}`) }) })),
-    h('p', { text: t('claim.body') }),
-    h('label', { class: 'field' }, h('span', { text: t('claim.name') }), input),
-    h('button', { type: 'submit', class: 'btn btn-primary btn-wide', text: t('claim.take') }));
-    root.hidden = true;
-    main.prepend(form);
-    input.focus();
-    // The creator may have named this seat already: offer that name.
-    getGame(id).then((g) => {
-      const preset = (g.seats || []).find((/** @type {any} */ x) => x.player === s.player);
-      if (preset && preset.name && !input.value) input.value = preset.name;
-    }).catch(() => { /* the socket will say what is wrong */ });
-  }
-
   renderAll();
-  if (invite && seat) claimCard();
-  else connect();
+  if (invite && seat) {
+    // A fresh invite link: take the seat under a name first (the game starts when all are taken).
+    root.hidden = true;
+    showClaim(main, id, seat, (claimed) => {
+      seat = claimed;
+      root.hidden = false;
+      connect();
+      renderAll();
+    });
+  } else {
+    connect();
+  }
 
   return {
     unmount() {

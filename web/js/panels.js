@@ -4,10 +4,30 @@
 import { h } from './dom.js';
 import { t, listOf } from './i18n.js';
 import { armySwatch, eyeIcon } from './pieces.js';
-import { ARMIES } from './dpn.js';
+import { ARMIES, MAZE, ROLE_NAMES } from './dpn.js';
+import { pieceName } from './narrate.js';
 import { armiesOf, comingTurns, controllerOf, rulerOf } from './model.js';
 
 const CROWN = '♛';
+
+/**
+ * Describes a square for tooltips, taps and screen readers: what stands there and what it does.
+ * @param {string} sq @param {any} cell
+ */
+export function describeSquare(sq, cell) {
+  if (!cell) return sq === MAZE ? t('pieces.maze_empty') : t('pieces.empty', { sq });
+  if ('corpse' in cell) return t('pieces.corpse', { sq });
+  const role = ROLE_NAMES[/** @type {keyof typeof ROLE_NAMES} */ (cell.role)];
+  return t('pieces.tooltip', { sq, piece: pieceName(t, { army: cell.army, role }), help: t(`role_help.${role}`) });
+}
+
+/**
+ * The armies nobody controls in a position (R9.4): drawn faded.
+ * @param {import('./dpn.js').Position} pos
+ */
+export function orphanedArmies(pos) {
+  return ARMIES.filter((a) => pos.control[a] === null);
+}
 
 /**
  * A player for sentences: "Red (Ann)", or "Red" for a seat without a name.

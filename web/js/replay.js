@@ -9,8 +9,8 @@ import { parseDpn, ARMIES } from './dpn.js';
 import { addHistory, applyEvent, normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';
 import { narrate } from './narrate.js';
 import { historyList, scrollToCurrent } from './turns.js';
-import { playersPanel, gameOverCard } from './panels.js';
-import { describeSquare, orphanedArmies } from './game.js';
+import { describeSquare, orphanedArmies, playersPanel, gameOverCard } from './panels.js';
+
 import { errorText } from './lobby.js';
 import { icon } from './icons.js';
 

@@ -6,7 +6,7 @@ import { t } from './i18n.js';
 import { BoardView } from './board.js';
 import { parseBoard } from './dpn.js';
 import { pieceIcon } from './pieces.js';
-import { describeSquare } from './game.js';
+import { describeSquare } from './panels.js';
 
 const START = 'CrArMr3MbRbCb/RrDrMr3MbDbAb/MrMrNr3NbMbMb/9/9/9/MgMgNg3NyMyMy/AgDgMg3MyDyRy/CgRgMg3MyAyCy';
 
