@@ -120,7 +120,7 @@ function consequences(t, fx, used, resigned) {
         if (e.player !== resigned) out.push(t('narr.eliminated', { player }));
         break;
       case 'encircled':
-        out.push(t('narr.encircled', { player, sq: e.at }));
+        out.push(t('narr.encircled', { player, adj: t(`adj_piece.${e.player}`), sq: e.at }));
         break;
       case 'took_control':
         out.push(t('narr.took_control', { player, armies: armiesName(t, e.armies) }));
