@@ -426,6 +426,11 @@ fn r9_4_a_ruler_who_resigns_leaves_no_ruler_and_its_armies_orphaned() {
         "8Cb/9/8Mb/9/Mr3X4/9/9/9/6My1Cy b -by- y 0 - 0 9"
     );
     assert_eq!(p.ruler(), None);
+    // The corpse blocks the maze (R9.6, R7.5).
+    assert_eq!(
+        why(&p, "i9-a1"),
+        "e5: the path is blocked, no piece jumps (R3.3, R3.4)"
+    );
 }
 
 #[test]
