@@ -296,6 +296,27 @@ fn r6_2_the_maze_is_never_a_placement_square_but_for_a_diplomats_chief() {
 }
 
 #[test]
+fn r6_2_a_chief_killing_from_the_maze_cannot_bury_on_its_start_square() {
+    // R6.1 frees the start square, but the start square is the maze (R6.2).
+    let p = pos("9/9/9/4Mb4/4Cr4/9/9/9/8Cb r rb-- b 2 - 0 9");
+    assert_eq!(
+        why(&p, "e5-e6@e5"),
+        "e5: nothing may be placed on the maze here (R6.2, R5.1)"
+    );
+    let kills = legal_from(&p, "e5")
+        .into_iter()
+        .filter(|t| t.starts_with("e5-e6@"))
+        .count();
+    // 81 squares minus the two chiefs, minus the (now empty) maze.
+    assert_eq!(kills, 78);
+    assert_eq!(
+        after("9/9/9/4Mb4/4Cr4/9/9/9/8Cb r rb-- b 2 - 0 9", "e5-e6@e4"),
+        // Red left the maze on a bonus turn: blue is next (R8.5 Decision).
+        "9/9/9/4Cr4/9/4X4/9/9/8Cb b rb-- r 0 - 0 10"
+    );
+}
+
+#[test]
 fn r6_3_a_killed_piece_is_a_corpse_at_once_and_its_army_keeps_its_controller() {
     // Blue's chief a9 has corpses on a8 and b9 and a blue Militant on b8; a red Reporter kills
     // that Militant: the new corpse completes the encirclement in the same turn (R9.3).
