@@ -49,7 +49,8 @@ export function mount(main, { id }) {
   const me = () => (you && you.role === 'player' && you.player ? you.player : null);
   const started = () => Boolean(game && game.status !== 'open');
   const myTurn = () => Boolean(game && !game.result && started() && me() && game.to_move === me());
-  let historyAsked = false;
+  let historyPending = false;
+  let historyUnavailable = false;
   /** What the last click that chose nothing pointed at. */
   let info = '';
   let existenceChecked = false;
@@ -94,6 +95,9 @@ export function mount(main, { id }) {
   function connect() {
     socket = new GameSocket(id, seat ? seat.token : null, {
       onSnapshot(msg) {
+        // A snapshot answering our request for history: the server keeps no events that old.
+        if (historyPending) historyUnavailable = true;
+        historyPending = false;
         game = normalizeGame(msg.game);
         syncSeats(game);
         you = msg.you || { role: 'spectator' };
@@ -107,9 +111,9 @@ export function mount(main, { id }) {
         chat.setMessages(game.chat);
         chat.render();
         renderAll();
-        if (!game.historyLoaded && !historyAsked && socket) {
-          // The snapshot lists the turns but not their positions: fetch the events once.
-          historyAsked = true;
+        if (!game.historyLoaded && !historyUnavailable && socket) {
+          // The snapshot lists the turns but not their positions: fetch the events.
+          historyPending = true;
           socket.requestHistory();
         }
       },
@@ -117,6 +121,7 @@ export function mount(main, { id }) {
         if (!game) return;
         addHistory(game, msg.v, msg.event);
         if (game.historyLoaded) {
+          historyPending = false;
           renderBoard();
           renderHistory();
         }
@@ -505,9 +510,13 @@ export function mount(main, { id }) {
   function renderHistory() {
     if (!game) return;
     if (!game.historyLoaded) {
+      // Without the events, list the turns as text (no positions to show, no sentences).
       replace(historyBox,
         h('div', { class: 'panel-head' }, h('h2', { id: 'history-title', class: 'panel-title', text: t('game.turns') })),
-        h('p', { class: 'muted', text: t('common.loading') }));
+        historyUnavailable
+          ? h('div', { class: 'history-scroll' }, h('ol', { class: 'history plain' }, ...game.turns.map((/** @type {any} */ x) =>
+            h('li', { class: 'history-row' }, h('span', { class: 'num', text: String(x.number) }), ' ', armySwatch(x.player, 12), ' ', h('code', { class: 'notation', text: x.turn })))))
+          : h('p', { class: 'muted', text: t('common.loading') }));
       return;
     }
     const all = positions(game);
