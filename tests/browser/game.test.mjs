@@ -340,3 +340,60 @@ test('the rules page and the language switch', { timeout: 60_000 }, async () => 
   await shoot(page, 'lobby-it.png');
   await ctx.close();
 });
+
+test('a three-player game with a hostage army ends in an agreed draw', { timeout: 120_000 }, async () => {
+  const base = server.base;
+  /** @type {string[]} */
+  const errors = [];
+  const creatorCtx = await browser.newContext({ viewport: DESKTOP });
+  const creator = await creatorCtx.newPage();
+  collectErrors(creator, errors, 'creator');
+  await creator.goto(base + '/');
+  await creator.locator('label.seg', { hasText: '3 players' }).click();
+  await creator.selectOption('select[name=hostage]', 'g');
+  assert.equal(await creator.locator('input[name="name-g"]').count(), 0, 'the hostage has no seat');
+  await creator.locator('details.options summary').click();
+  await creator.fill('input[name=turn_limit]', '40');
+  await creator.click('form button[type=submit]');
+  await creator.locator('.invites .invite').nth(2).waitFor();
+  assert.equal(await creator.locator('.invites .invite').count(), 3);
+  const invites = Object.fromEntries(await creator.$$eval('.invites .invite', (lis) =>
+    lis.map((li) => [li.getAttribute('data-player'), /** @type {HTMLInputElement} */ (li.querySelector('input')).value])));
+  /** @type {Record<string, import('playwright-core').Page>} */
+  const pages = { r: creator };
+  await creator.click('.invite[data-player="r"] .play-seat');
+  for (const p of ['b', 'y']) {
+    const ctx = await browser.newContext({ viewport: DESKTOP, locale: p === 'y' ? 'it-IT' : 'fr-FR' });
+    pages[p] = await ctx.newPage();
+    collectErrors(pages[p], errors, p);
+    await pages[p].goto(invites[p]);
+  }
+  const names = { r: 'Ann', b: 'Bea', y: 'Cid' };
+  for (const p of ['r', 'b', 'y']) {
+    await pages[p].fill('#claim-name', names[p]);
+    await pages[p].click('.claim button[type=submit]');
+    await pages[p].locator('.seat-badge svg').waitFor();
+  }
+  // The French and Italian players see their languages; everyone sees the hostage army.
+  await pages.b.locator('.seat-badge', { hasText: 'Vous jouez Bleu' }).waitFor();
+  await pages.y.locator('.seat-badge', { hasText: 'Giochi Giallo' }).waitFor();
+  await pages.r.locator('.player.hostage', { hasText: 'Hostage army' }).waitFor();
+  await pages.b.locator('.player.hostage', { hasText: 'Armée otage' }).waitFor();
+
+  await pages.r.locator('.rules-line', { hasText: 'draw after 40 turns without a kill' }).waitFor();
+  await pages.r.locator('.turn-banner.mine').waitFor();
+  for (const sq of ['c7', 'c4']) await pages.r.click(`[data-square="${sq}"]`);
+  await pages.r.click('.send-turn');
+  for (const p of ['r', 'b', 'y']) await seeTurn(pages[p], 'c7-c4');
+
+  // Red offers a draw; Blue accepts, then Yellow: the game is drawn between the three.
+  await pages.r.click('.offer-draw');
+  await pages.b.click('.accept-draw');
+  await pages.y.locator('.draw-offer').waitFor();
+  await pages.y.click('.accept-draw');
+  await pages.r.locator('.game-over h2', { hasText: 'Draw between Red, Blue and Yellow' }).waitFor();
+  await pages.b.locator('.game-over h2', { hasText: 'Nulle entre Rouge, Bleu et Jaune' }).waitFor();
+  await pages.y.locator('.game-over h2', { hasText: 'Patta tra Rosso, Blu e Giallo' }).waitFor();
+  await shoot(pages.r, 'game-over-draw.png');
+  assert.deepEqual(errors, []);
+});

@@ -12,7 +12,7 @@ import { narrate } from './narrate.js';
 import { historyList, scrollToCurrent } from './turns.js';
 import { turnPrompt } from './prompt.js';
 import { ChatPanel } from './chat.js';
-import { describeSquare, gameOverCard, orphanedArmies, who, playersPanel, turnBanner } from './panels.js';
+import { describeSquare, gameOverCard, orphanedArmies, rulesSummary, who, playersPanel, turnBanner } from './panels.js';
 import { errorText, savedName } from './lobby.js';
 import { showClaim } from './claim.js';
 import { armySwatch } from './pieces.js';
@@ -498,6 +498,7 @@ export function mount(main, { id }) {
           },
         }),
         h('span', { text: t('game.confirm_turns') })) : null,
+      h('p', { class: 'muted small rules-line', text: rulesSummary(game.rules) }),
       h('div', { class: 'action-row links' },
         h('a', { class: 'btn btn-ghost btn-small', href: `/game/${id}/replay`, text: t('game.replay') }),
         h('a', { class: 'btn btn-ghost btn-small', href: recordUrl(id), download: `djambi-${id}.json`, text: t('game.download') }),

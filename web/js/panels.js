@@ -22,6 +22,19 @@ export function describeSquare(sq, cell) {
 }
 
 /**
+ * The ruleset in force, in one line (R12.6): "Standard rules" or the options that differ.
+ * @param {{own_kills?: boolean, diplomat_to_maze?: boolean, turn_limit?: number | null} | undefined} rules
+ */
+export function rulesSummary(rules) {
+  const r = rules || {};
+  const parts = [];
+  if (r.own_kills) parts.push(t('lobby.own_kills'));
+  if (r.diplomat_to_maze === false) parts.push(t('game.no_diplomat_to_maze'));
+  if (r.turn_limit) parts.push(t('game.turn_limit', { n: r.turn_limit }));
+  return parts.length ? t('game.rules_with', { list: parts.join(' · ') }) : t('game.rules_standard');
+}
+
+/**
  * The armies nobody controls in a position (R9.4): drawn faded.
  * @param {import('./dpn.js').Position} pos
  */
