@@ -80,15 +80,10 @@ impl Board {
             necromobiles: [0; 4],
         };
         for (i, c) in self.cells.iter().enumerate() {
-            let b = c.bits();
-            if b < 2 {
-                continue;
-            }
-            let (army, role) = ((b - 2) / 6, (b - 2) % 6);
-            if role == Role::Chief as u8 {
-                census.chiefs[army as usize] = Square::from_index(i);
-            } else if role == Role::Necromobile as u8 {
-                census.necromobiles[army as usize] += 1;
+            match CENSUS_KIND[c.bits() as usize] {
+                0 => {}
+                k @ 1..=4 => census.chiefs[k as usize - 1] = Square::from_index(i),
+                k => census.necromobiles[k as usize - 5] += 1,
             }
         }
         census
@@ -111,15 +106,36 @@ impl Board {
 
     /// A bit mask (bit = square index) of the empty squares.
     pub(crate) fn empty_mask(&self) -> u128 {
+        // Eight squares at a time: mark each zero byte with its high bit (exactly, with no
+        // borrow between bytes), then gather the eight marks into eight contiguous bits.
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
         let mut mask = 0u128;
-        for (i, c) in self.cells.iter().enumerate() {
-            if c.is_empty() {
-                mask |= 1 << i;
+        for (chunk_index, chunk) in self.cells.chunks(8).enumerate() {
+            let mut bytes = [0xffu8; 8];
+            for (b, c) in bytes.iter_mut().zip(chunk) {
+                *b = c.bits();
             }
+            let x = u64::from_le_bytes(bytes);
+            let zero_marks = !(((x & LOW7) + LOW7) | x | LOW7);
+            let gathered = ((zero_marks >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u128;
+            mask |= gathered << (chunk_index * 8);
         }
         mask
     }
 }
+
+/// Per cell value: 0 for nothing of interest, 1–4 for the chief of army 0–3, 5–8 for a
+/// Necromobile of army 0–3.
+const CENSUS_KIND: [u8; Cell::VALUES] = {
+    let mut kinds = [0u8; Cell::VALUES];
+    let mut army = 0;
+    while army < 4 {
+        kinds[2 + army * 6 + Role::Chief as usize] = 1 + army as u8;
+        kinds[2 + army * 6 + Role::Necromobile as usize] = 5 + army as u8;
+        army += 1;
+    }
+    kinds
+};
 
 /// The chiefs and Necromobiles of each army, from one scan of the board.
 #[derive(Clone, Copy, Debug)]
@@ -128,6 +144,23 @@ pub(crate) struct Census {
     pub chiefs: [Option<Square>; 4],
     /// The number of each army's living Necromobiles.
     pub necromobiles: [u8; 4],
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_mask_matches_the_squares() {
+        let mut board = Board::start();
+        board[Square::MAZE] = Cell::CORPSE;
+        let mask = board.empty_mask();
+        for (sq, cell) in board.iter() {
+            assert_eq!(mask >> sq.index() & 1 == 1, cell.is_empty(), "{sq}");
+        }
+        assert_eq!(mask >> 81, 0);
+        assert_eq!(Board::empty().empty_mask(), (1u128 << 81) - 1);
+    }
 }
 
 impl Default for Board {
