@@ -556,6 +556,7 @@ struct Ending {
 
 /// Sends one more turn, signals the server at once, and reads every socket to its end.
 async fn signal_mid_turn(
+    url: &str,
     clients: &mut BTreeMap<String, Client>,
     position: &Position,
     state: &mut GameState,
@@ -578,6 +579,8 @@ async fn signal_mid_turn(
     println!("sent {turn} for {mover_name} (ack {ack}) and SIG{signal} to {pid}");
     let deadline = Instant::now() + close_wait;
     let mut endings = BTreeMap::new();
+    // Checked while the server is still closing its sockets: has it stopped accepting?
+    let mut accepting_while_closing = None;
     for (name, client) in clients.iter_mut() {
         let mut ending = Ending::default();
         loop {
@@ -594,6 +597,12 @@ async fn signal_mid_turn(
                     }
                     if message["type"] == "restarting" {
                         ending.restarting = message["message"].as_str().map(str::to_string);
+                        if accepting_while_closing.is_none() {
+                            let connect = TcpStream::connect(authority(url)?);
+                            let accepted =
+                                matches!(tokio::time::timeout(WAIT, connect).await, Ok(Ok(_)));
+                            accepting_while_closing = Some(accepted);
+                        }
                     }
                 }
                 Incoming::Closed(frame) => {
@@ -649,6 +658,11 @@ async fn signal_mid_turn(
                 None => failures.push(format!("{name}: no close frame")),
             }
         }
+        match accepting_while_closing {
+            Some(false) => println!("SIG{signal}: new connections refused while closing"),
+            Some(true) => failures.push("a new connection was accepted while closing".into()),
+            None => {}
+        }
         ensure!(failures.is_empty(), "SIG{signal}: {}", failures.join("; "));
         println!(
             "SIG{signal}: every connection got restarting and a close frame with a reason; \
@@ -680,6 +694,14 @@ async fn play(args: PlayArgs) -> Res<()> {
             tokens.insert(player.to_string(), token.to_string());
         }
         ensure!(tokens.len() == 4, "expected 4 seat tokens: {created}");
+        // Each friend follows their invitation and claims the seat; the game starts with the
+        // last claim.
+        for (seat, name) in SEATS {
+            let body = json!({"name": name, "token": tokens[seat]});
+            let path = format!("/api/games/{game}/seats");
+            let claimed = http_json(&args.url, "POST", &path, Some(&body), 200).await?;
+            ensure!(claimed["player"] == seat, "claiming {seat}: {claimed}");
+        }
         let snapshot =
             http_json(&args.url, "GET", &format!("/api/games/{game}"), None, 200).await?;
         let state = GameState {
@@ -738,8 +760,16 @@ async fn play(args: PlayArgs) -> Res<()> {
     if let Some(signal) = &args.signal {
         let pid = args.pid.ok_or("--signal needs --pid")?;
         let close_wait = Duration::from_secs(args.close_wait_secs);
-        let result =
-            signal_mid_turn(&mut clients, &position, &mut state, signal, pid, close_wait).await;
+        let result = signal_mid_turn(
+            &args.url,
+            &mut clients,
+            &position,
+            &mut state,
+            signal,
+            pid,
+            close_wait,
+        )
+        .await;
         state.save(&args.state)?;
         result?;
     } else {
