@@ -251,7 +251,8 @@ start_server() {
 
 # Waits for the server to exit; checks its status (an exit code, or 137 for SIGKILL).
 wait_server() {
-  local expected=$1 limit=$2 i status=0
+  local expected=$1 limit=$2 i status=0 started
+  started=$(date +%s%N)
   for i in $(seq 1 $((limit * 4))); do
     kill -0 "$SERVER_PID" 2>/dev/null || break
     sleep 0.25
@@ -262,7 +263,7 @@ wait_server() {
   wait "$SERVER_PID" || status=$?
   SERVER_PID=""
   [ "$status" = "$expected" ] || fail "the server exited with status $status, expected $expected"
-  echo "the server exited with status $status"
+  echo "the server exited with status $status (waited $((($(date +%s%N) - started) / 1000000)) ms)"
   if curl -fsS -o /dev/null --max-time 2 "$URL/healthz" 2>/dev/null; then
     fail "something still answers on $URL after the server exited"
   fi
@@ -305,6 +306,20 @@ start_server
 smoke verify --url "$URL" --state "$STATE" --allow-unacked 1
 smoke play --url "$URL" --state "$STATE" --turns 2
 
+step "a database failure: the move refused (internal, no database text), counted, nothing changed"
+MARKER="compose-check-injected-failure"
+timeout 30 psql "$ADMIN_URL/$DB_NAME" -v ON_ERROR_STOP=1 -q <<SQL
+CREATE FUNCTION compose_check_fail() RETURNS trigger LANGUAGE plpgsql AS
+  \$\$ BEGIN RAISE EXCEPTION '$MARKER'; END \$\$;
+CREATE TRIGGER compose_check_fail BEFORE INSERT ON events
+  FOR EACH ROW EXECUTE FUNCTION compose_check_fail();
+SQL
+smoke play --url "$URL" --state "$STATE" --turns 0 --expect-db-failure "$MARKER"
+timeout 30 psql "$ADMIN_URL/$DB_NAME" -v ON_ERROR_STOP=1 -q \
+  -c 'DROP TRIGGER compose_check_fail ON events' -c 'DROP FUNCTION compose_check_fail()'
+smoke verify --url "$URL" --state "$STATE" --allow-unacked 0
+smoke play --url "$URL" --state "$STATE" --turns 1
+
 step "SIGINT in the middle of a turn: the same graceful stop"
 smoke play --url "$URL" --state "$STATE" --turns 1 --signal INT --pid "$SERVER_PID" --close-wait-secs "$CLOSE_WAIT"
 wait_server 0 "$STOP_LIMIT"
@@ -327,9 +342,9 @@ wait_server 0 "$STOP_LIMIT"
 step "the JSON logs: game ids, never a token or the database password"
 for log in "$LOG" "$DEBUG_LOG"; do
 echo "$(basename "$log"):"
-"$PY" - "$log" "$STATE" "$DB_PASSWORD" <<'PY'
+"$PY" - "$log" "$STATE" "$DB_PASSWORD" "$MARKER" <<'PY'
 import json, sys
-log_path, state_path, password = sys.argv[1:]
+log_path, state_path, password, marker = sys.argv[1:]
 state = json.load(open(state_path))
 text = open(log_path).read()
 lines = [l for l in text.splitlines() if l.strip()]
@@ -368,8 +383,15 @@ for r in parsed:
     levels[r.get("level", "?")] = levels.get(r.get("level", "?"), 0) + 1
 print("levels:", levels)
 errors = [r for r in parsed if r.get("level") == "ERROR"]
-if errors:
-    failures.append(f"{len(errors)} ERROR lines, e.g. {json.dumps(errors[0])[:300]}")
+injected = [r for r in errors if marker in json.dumps(r)]
+unexpected = [r for r in errors if r not in injected]
+if unexpected:
+    failures.append(f"{len(unexpected)} ERROR lines, e.g. {json.dumps(unexpected[0])[:300]}")
+if injected:
+    print(f"{len(injected)} ERROR lines for the injected database failure, e.g.",
+          json.dumps({k: injected[0][k] for k in injected[0] if k in ("message", "game", "error")})[:300])
+    if not all(mentions(r) for r in injected):
+        failures.append("an ERROR line about the failed commit does not name the game")
 if failures:
     sys.exit("FAIL: " + "; ".join(failures))
 PY

@@ -83,6 +83,11 @@ struct PlayArgs {
     /// How long the sockets may stay open after the signal.
     #[arg(long, default_value_t = 40)]
     close_wait_secs: u64,
+    /// Before the turns, send one that the database will refuse (the check script made it
+    /// fail with an error containing MARKER): it must be answered `internal` without the
+    /// database's text, change nothing, and count in /metrics.
+    #[arg(long, value_name = "MARKER")]
+    expect_db_failure: Option<String>,
 }
 
 #[derive(Args)]
@@ -494,6 +499,70 @@ async fn play_turn(
     Ok(next)
 }
 
+/// Sends a turn the database refuses: checks the answer, that nobody got an event, and that
+/// /metrics counted the failure.
+async fn db_failure(
+    url: &str,
+    clients: &mut BTreeMap<String, Client>,
+    position: &Position,
+    state: &mut GameState,
+    marker: &str,
+) -> Res<()> {
+    let errors_before = db_errors(url).await?;
+    let turn = position.choose(state.v)?;
+    let ack = state.ack();
+    let mover = clients
+        .get_mut(&position.to_move)
+        .ok_or_else(|| format!("nobody plays {}", position.to_move))?;
+    mover
+        .send(&json!({"type": "move", "ack": ack, "turn": turn}))
+        .await?;
+    let answer = loop {
+        let message = mover.recv().await?;
+        ensure!(
+            message["type"] != "event",
+            "an event went out for a failed commit: {message}"
+        );
+        if message["ack"] == ack {
+            break message;
+        }
+    };
+    ensure!(
+        answer["type"] == "error" && answer["code"] == "internal" && answer["v"] == state.v,
+        "a move the database refused was answered {answer}"
+    );
+    let text = answer.to_string();
+    ensure!(
+        !text.contains(marker),
+        "the database's error text reached the client: {answer}"
+    );
+    for client in clients.values_mut() {
+        if let Incoming::Message(message) = client.next(Duration::from_millis(500)).await? {
+            ensure!(
+                message["type"] != "event",
+                "{}: an event for a failed commit: {message}",
+                client.name
+            );
+        }
+    }
+    let errors_after = db_errors(url).await?;
+    ensure!(
+        errors_after > errors_before,
+        "djambi_db_errors_total stayed at {errors_before}"
+    );
+    println!(
+        "a move the database refused: answered {}, no event, djambi_db_errors_total {errors_before} → {errors_after}",
+        answer["code"]
+    );
+    Ok(())
+}
+
+async fn db_errors(url: &str) -> Res<f64> {
+    let (status, text) = http(url, "GET", "/metrics", None).await?;
+    ensure!(status == 200, "/metrics: status {status}");
+    sample(&text, "djambi_db_errors_total").ok_or("/metrics has no djambi_db_errors_total".into())
+}
+
 /// The value of one sample in Prometheus text.
 fn sample(text: &str, series: &str) -> Option<f64> {
     text.lines()
@@ -577,7 +646,8 @@ async fn signal_mid_turn(
         .map_err(|e| format!("kill: {e}"))?;
     ensure!(status.success(), "kill -s {signal} {pid} failed");
     println!("sent {turn} for {mover_name} (ack {ack}) and SIG{signal} to {pid}");
-    let deadline = Instant::now() + close_wait;
+    let signalled = Instant::now();
+    let deadline = signalled + close_wait;
     let mut endings = BTreeMap::new();
     // Checked while the server is still closing its sockets: has it stopped accepting?
     let mut accepting_while_closing = None;
@@ -635,6 +705,10 @@ async fn signal_mid_turn(
         );
         endings.insert(name.clone(), ending);
     }
+    println!(
+        "every socket ended {} ms after the signal",
+        signalled.elapsed().as_millis()
+    );
     let mover = &endings[&mover_name];
     if mover.acked.is_some() {
         state.acked += 1;
@@ -749,6 +823,10 @@ async fn play(args: PlayArgs) -> Res<()> {
         }
         println!("a move out of turn was refused (not_your_turn)");
         rejected = true;
+    }
+    if let Some(marker) = &args.expect_db_failure {
+        db_failure(&args.url, &mut clients, &position, &mut state, marker).await?;
+        state.save(&args.state)?;
     }
     for _ in 0..args.turns {
         position = play_turn(&mut clients, &position, &mut state).await?;
