@@ -557,10 +557,12 @@ async fn db_failure(
     Ok(())
 }
 
-async fn db_errors(url: &str) -> Res<f64> {
+async fn db_errors(url: &str) -> Res<u64> {
     let (status, text) = http(url, "GET", "/metrics", None).await?;
     ensure!(status == 200, "/metrics: status {status}");
-    sample(&text, "djambi_db_errors_total").ok_or("/metrics has no djambi_db_errors_total".into())
+    let errors =
+        sample(&text, "djambi_db_errors_total").ok_or("/metrics has no djambi_db_errors_total")?;
+    Ok(errors as u64)
 }
 
 /// The value of one sample in Prometheus text.
