@@ -14,8 +14,10 @@
 #      frame with a reason), SIGKILLed mid-turn (no acknowledged move may be lost) and stopped
 #      with SIGINT; after each restart the game must be intact (same v, same DPN, same turns,
 #      every seat token accepted) and play must go on;
-#   4. /metrics has the required families, and the JSON logs name the game and never show a
-#      seat token or the database password.
+#   4. /metrics has the required families; a database failure (a trigger refusing inserts) is
+#      answered `internal` without the database's text, changes nothing and is counted; the JSON
+#      logs name the game and never show a seat token or the database password (also checked
+#      once with RUST_LOG=debug).
 # Loopback only; every step is time-bounded; the server, the database and the temporary files
 # are removed on exit. Any mismatch fails (exit status 1).
 #
