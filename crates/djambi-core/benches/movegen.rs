@@ -53,10 +53,11 @@ fn play(c: &mut Criterion) {
             Ok::<Turn, ()>(t)
         })
         .expect("a turn");
-    let quiet = Position::new().parse_turn("b7-b5").expect("legal");
+    let start = Position::new();
+    let quiet = start.parse_turn("b7-b5").expect("legal");
     group.bench_function("checked_quiet", |b| {
         b.iter(|| {
-            let mut p = Position::new();
+            let mut p = start;
             p.play(black_box(&quiet)).expect("legal");
             p
         })
