@@ -24,6 +24,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::Mutex;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 /// Plays many games at once against a Djambi server and measures committed moves per second.
 #[derive(Parser, Debug)]
@@ -198,12 +199,19 @@ async fn play(
     stats: &Stats,
 ) {
     let mut rng = StdRng::seed_from_u64(seed);
-    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/games/{id}"))
-        .await
-        .expect("connect");
+    // A small read chunk: tungstenite zeroes the whole chunk before each read.
+    let config = WebSocketConfig::default().read_buffer_size(16 * 1024);
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
+        format!("ws://{addr}/ws/games/{id}"),
+        Some(config),
+        false,
+    )
+    .await
+    .expect("connect");
     let hello = json!({"type": "hello", "token": token}).to_string();
     ws.send(Message::Text(hello.into())).await.unwrap();
     let mut me = None;
+    let mut state = Value::Null;
     let mut pending: Option<(u64, Instant)> = None;
     let mut next_ack = 1;
     let mut latencies = Vec::new();
@@ -216,35 +224,30 @@ async fn play(
             continue;
         };
         let m: Value = serde_json::from_str(text.as_str()).unwrap();
-        let state = match m["type"].as_str() {
+        match m["type"].as_str() {
             Some("snapshot") => {
                 me = m["you"]["player"].as_str().map(str::to_string);
-                m["game"].clone()
+                state = m["game"].clone();
             }
             Some("event") => {
                 let event = &m["event"];
-                if event["kind"] == "turn"
-                    && event["turn"] == "pass"
-                    && me.as_deref() == event["player"].as_str()
-                {
+                if event["turn"] == "pass" && me.as_deref() == event["player"].as_str() {
                     stats.passes.fetch_add(1, Relaxed);
                 }
-                if event.get("legal").is_none() {
-                    continue;
+                // Draw messages carry no state; every other event does.
+                if event.get("legal").is_some() {
+                    state = event.clone();
                 }
-                event.clone()
             }
             Some("ack") => {
-                if let Some((ack, sent)) = pending.take_if(|(a, _)| m["ack"] == *a) {
-                    let _ = ack;
+                if let Some((_, sent)) = pending.take_if(|(a, _)| m["ack"] == *a) {
                     latencies.push(sent.elapsed());
                     stats.moves.fetch_add(1, Relaxed);
                 }
-                continue;
             }
             Some("error") => panic!("refused: {m}"),
             _ => continue,
-        };
+        }
         if !state["result"].is_null() {
             stats.finished.fetch_add(1, Relaxed);
             break;
@@ -257,6 +260,7 @@ async fn play(
         if turn_number > max_turns || Instant::now() >= deadline {
             break;
         }
+        // A ruler's bonus turn can come before the ack of its previous move: wait for the ack.
         if state["to_move"].as_str() != me.as_deref() || pending.is_some() {
             continue;
         }

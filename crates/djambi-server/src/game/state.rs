@@ -2,7 +2,9 @@
 //! offer. Pure: no I/O. Applying an event here is the one place where the log changes the game,
 //! for live play and for replay alike, so a restored game is exactly the game that was played.
 
-use djambi_core::{Army, ArmySet, Effect, Game, Player, Position, ResultRecord, Rules, Turn};
+use djambi_core::{
+    Army, ArmySet, Effect, Game, GameEvent, Player, Position, ResultRecord, Rules, Turn,
+};
 use uuid::Uuid;
 
 use crate::protocol::{GameStatus, TurnEntry};
@@ -83,8 +85,9 @@ pub struct GameState {
     pub seats: Vec<Seat>,
     /// The pending draw offer.
     pub draw: Option<DrawOffer>,
-    /// The turns so far, for snapshots.
-    pub turns: Vec<TurnEntry>,
+    /// The version of each turn event so far, in order (the turns themselves are the core
+    /// game's; only numbers here, so copying the state stays cheap).
+    pub turn_versions: Vec<u64>,
 }
 
 impl GameState {
@@ -102,7 +105,7 @@ impl GameState {
             v: 0,
             seats,
             draw: None,
-            turns: Vec::new(),
+            turn_versions: Vec::new(),
         }
     }
 
@@ -137,7 +140,7 @@ impl GameState {
             game: Game::new(*self.game.start()),
             v: 0,
             draw: None,
-            turns: Vec::new(),
+            turn_versions: Vec::new(),
             ..self.clone()
         }
     }
@@ -246,14 +249,8 @@ impl GameState {
                 if pos.to_move() != Some(*player) {
                     return Err(format!("{text}: it is not {player}'s turn"));
                 }
-                let number = pos.turn();
-                let (turn, effects) = self.game.play_text(text).map_err(|e| e.to_string())?;
-                self.turns.push(TurnEntry {
-                    v: self.v + 1,
-                    number,
-                    player: *player,
-                    turn: turn.to_string(),
-                });
+                let (_, effects) = self.game.play_text(text).map_err(|e| e.to_string())?;
+                self.turn_versions.push(self.v + 1);
                 self.draw = None;
                 effects
             }
@@ -310,6 +307,37 @@ impl GameState {
         } else {
             Ok(())
         }
+    }
+
+    /// The turns so far (passes included) with their versions, oldest first.
+    pub fn turns(&self) -> Vec<TurnEntry> {
+        self.game
+            .events()
+            .iter()
+            .filter_map(|e| match e {
+                GameEvent::Turn {
+                    number,
+                    player,
+                    turn,
+                } => Some((*number, *player, turn.to_string())),
+                _ => None,
+            })
+            .zip(&self.turn_versions)
+            .map(|((number, player, turn), v)| TurnEntry {
+                v: *v,
+                number,
+                player,
+                turn,
+            })
+            .collect()
+    }
+
+    /// The last turn played, if any: (number, canonical text).
+    pub fn last_turn(&self) -> Option<(u32, String)> {
+        self.game.events().iter().rev().find_map(|e| match e {
+            GameEvent::Turn { number, turn, .. } => Some((*number, turn.to_string())),
+            _ => None,
+        })
     }
 
     /// The pass owed now: the player to move has `pass` as its only legal turn (R8.6).

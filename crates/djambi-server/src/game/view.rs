@@ -65,11 +65,11 @@ fn eliminated(state: &GameState) -> Vec<Player> {
 pub fn event_view(state: &GameState, kind: &EventKind, effects: Vec<Effect>) -> EventView {
     match kind {
         EventKind::Turn { player, .. } => {
-            let entry = state.turns.last().expect("a turn was just played");
+            let (number, turn) = state.last_turn().expect("a turn was just played");
             EventView::Turn {
-                number: entry.number,
+                number,
                 player: *player,
-                turn: entry.turn.clone(),
+                turn,
                 effects,
                 state: state_view(state),
             }
@@ -141,7 +141,7 @@ pub fn game_view<'a>(
             .collect(),
         spectators,
         state: state_view(state),
-        turns: state.turns.clone(),
+        turns: state.turns(),
         draw_offer: state.draw.map(|d| DrawOfferView {
             by: d.by,
             accepted: d.accepted.iter().collect(),

@@ -61,9 +61,17 @@ async fn write_loop(
     mut rx: mpsc::Receiver<Message>,
     timeout: Duration,
 ) {
-    while let Some(message) = rx.recv().await {
-        let closing = matches!(message, Message::Close(_));
-        match tokio::time::timeout(timeout, sink.send(message)).await {
+    let mut batch = Vec::new();
+    while rx.recv_many(&mut batch, 32).await > 0 {
+        // Everything already queued goes out with one flush (one write on the socket).
+        let closing = batch.iter().any(|m| matches!(m, Message::Close(_)));
+        let write = async {
+            for message in batch.drain(..) {
+                sink.feed(message).await?;
+            }
+            sink.flush().await
+        };
+        match tokio::time::timeout(timeout, write).await {
             Ok(Ok(())) if !closing => {}
             _ => break,
         }
