@@ -8,10 +8,12 @@
 
 pub mod client;
 pub mod http;
+mod legal;
 pub mod server;
 
 pub use client::ClientMessage;
+pub use legal::LegalView;
 pub use server::{
-    ChatView, ControlView, DrawOfferView, ErrorCode, EventView, GameStatus, GameView, LegalView,
-    SeatPresence, SeatView, ServerMessage, StateView, TurnEntry, You,
+    ChatView, ControlView, DrawOfferView, ErrorCode, EventView, GameStatus, GameView, SeatPresence,
+    SeatView, ServerMessage, StateView, TurnEntry, You,
 };

@@ -1,10 +1,10 @@
 //! Server → client socket messages (PROTOCOL §3.2–§3.4) and the views they carry.
 
-use std::collections::BTreeMap;
-
 use djambi_core::{Army, Controller, Effect, IllegalKind, Player, ResultRecord, Rules};
 use serde::Serialize;
 use uuid::Uuid;
+
+use super::legal::LegalView;
 
 /// One message from the server, tagged by `type`.
 #[derive(Clone, Debug, Serialize)]
@@ -186,10 +186,6 @@ impl GameStatus {
         }
     }
 }
-
-/// The legal turns of the player to move, grouped by `from-to`; each suffix completes the turn
-/// text (`""` when there is no choice). `pass` appears as `{"pass": [""]}`.
-pub type LegalView = BTreeMap<String, Vec<String>>;
 
 /// Who controls each army: a player's letter, `-` (orphaned) or `h` (the hostage).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
