@@ -391,3 +391,44 @@ async fn the_browser_client_is_served_from_its_folder() {
     assert_api_error(s, &serde_json::from_str(&b).unwrap(), 404, "not_found");
     server.stop().await;
 }
+
+/// A finished game nobody watches leaves memory, and comes back from the database on demand.
+#[tokio::test]
+async fn finished_games_leave_memory_and_come_back() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start_with(&db, |c| c.idle_secs = 0).await;
+    let addr = server.addr;
+    let start = "CrArMr3MbRbCb/RrDrMr3MbDbAb/MrMrNr3NbMbMb/9/9/9/MgMgNg3NyMyMy/AgDgMg3MyDyRy/CgRgMg3MyAyCy r rbyg - 0 - 0 1";
+    let drawn = json!({
+        "format": "djambi-game/1", "rules": {}, "start": start,
+        "events": [{"turn": 1, "player": "r", "move": "b7-b5"}, {"draw": "agreed"}]
+    });
+    let (_, created) = post_json(addr, "/api/games/import", &drawn).await;
+    let id = created["id"].as_str().unwrap();
+    let loaded = |metrics: &str| -> u32 {
+        let line = metrics
+            .lines()
+            .find(|l| l.starts_with("djambi_loaded_games "))
+            .unwrap();
+        line.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let mut unloaded = false;
+    for _ in 0..100 {
+        if loaded(&http(addr, "GET", "/metrics", None).await.1) == 0 {
+            unloaded = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(unloaded, "the finished game left memory");
+    let (status, game) = get_json(addr, &format!("/api/games/{id}")).await;
+    assert_eq!(status, 200);
+    assert_eq!(game["result"], json!({"draw": ["r", "b", "y", "g"]}));
+    assert_eq!(
+        game["v"], 5,
+        "the move, the offer, two agreements and the last one"
+    );
+    let (_watcher, snapshot) = Ws::join(addr, id, None, None).await;
+    assert_eq!(snapshot["game"]["status"], "finished");
+    server.stop().await;
+}

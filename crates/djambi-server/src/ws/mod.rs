@@ -60,6 +60,7 @@ async fn upgrade(
         .ok_or_else(|| AppError::no_game(id))?;
     let ws = ws.map_err(|e| AppError::BadRequest(format!("not a WebSocket request: {e}")))?;
     let ctx = state.ws.clone();
+    let registry = state.registry.clone();
     // Frames a little larger than the protocol's limit are still read, to answer `too_large`;
     // far larger ones close the connection.
     let hard_limit = (ctx.max_message_bytes * 4).max(64 * 1024);
@@ -71,6 +72,6 @@ async fn upgrade(
         .read_buffer_size(READ_CHUNK)
         .on_upgrade(move |socket| {
             let tasks = ctx.tasks.clone();
-            tasks.track_future(socket::run(socket, game, ctx))
+            tasks.track_future(socket::run(socket, game, registry, ctx))
         }))
 }

@@ -18,14 +18,19 @@ use tokio::sync::{broadcast, mpsc};
 
 use super::WsContext;
 use super::inbound::{self, RateLimit, Refused};
-use crate::game::{Audience, GameHandle, JoinError, Joined, Outbound, Role, Seq, Viewer};
+use crate::game::{Audience, GameHandle, JoinError, Joined, Outbound, Registry, Role, Seq, Viewer};
 use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
 
 /// How long a client has to say `hello`.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Serves one connection to one game until either side closes.
-pub(super) async fn run(socket: WebSocket, game: GameHandle, ctx: Arc<WsContext>) {
+pub(super) async fn run(
+    socket: WebSocket,
+    game: GameHandle,
+    registry: Arc<Registry>,
+    ctx: Arc<WsContext>,
+) {
     let conn = ctx.next_conn.fetch_add(1, Relaxed);
     let (sink, stream) = socket.split();
     let (out, out_rx) = mpsc::channel(ctx.connection_queue.max(4));
@@ -33,6 +38,7 @@ pub(super) async fn run(socket: WebSocket, game: GameHandle, ctx: Arc<WsContext>
     let mut connection = Connection {
         ctx: ctx.clone(),
         game,
+        registry,
         out,
         stream,
         last_v: 0,
@@ -82,6 +88,7 @@ async fn write_loop(
 struct Connection {
     ctx: Arc<WsContext>,
     game: GameHandle,
+    registry: Arc<Registry>,
     out: mpsc::Sender<Message>,
     stream: SplitStream<WebSocket>,
     /// The last version sent to this client (events and snapshots).
@@ -187,7 +194,19 @@ impl Connection {
                 }
                 continue;
             };
-            match self.game.join(token, name, conn, since, chat_since).await {
+            let mut answer = self
+                .game
+                .join(token.clone(), name.clone(), conn, since, chat_since)
+                .await;
+            if answer.is_err() {
+                // The game's actor stopped in between (a finished game unloaded when idle):
+                // load it again once.
+                if let Ok(Some(game)) = self.registry.get(self.game.id()).await {
+                    self.game = game;
+                    answer = self.game.join(token, name, conn, since, chat_since).await;
+                }
+            }
+            match answer {
                 Ok(Ok(joined)) => return Some(joined),
                 Ok(Err(JoinError::BadToken)) => {
                     self.error(
