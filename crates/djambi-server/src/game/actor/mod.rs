@@ -3,28 +3,29 @@
 //! replace the state and the events go out, serialised once, on the broadcast. If the commit
 //! fails nothing changed and the client is told `internal`.
 
+mod connections;
+mod seats;
+mod talk;
+
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use axum::extract::ws::Utf8Bytes;
-use djambi_core::{ArmySet, Player};
+use djambi_core::Player;
 use tokio::sync::{broadcast, mpsc};
 use uuid::Uuid;
 
 use super::command::{self, Action, Rejection};
-use super::handle::{Command, GameHandle, JoinError, Joined, Reply};
+use super::handle::{Command, GameHandle, Reply};
 use super::state::GameState;
-use super::view::{chat_view, event_view, game_view, may_see};
-use super::{Audience, Limits, Outbound, Presence, Role, Seq, Viewer, clean_text};
+use super::view::event_view;
+use super::{Audience, Limits, Outbound, Presence, Role, Seq, Viewer};
 use crate::clock::now_ms;
-use crate::error::AppError;
 use crate::metrics::Metrics;
-use crate::protocol::http::{ClaimSeat, ClaimedSeat};
-use crate::protocol::{ErrorCode, GameView, SeatPresence, ServerMessage, You};
+use crate::protocol::{ErrorCode, ServerMessage};
 use crate::store::{ChatRow, Commit, EventKind, EventRow, Store, StoreError};
-use crate::token::{SeatToken, TokenHash};
 
 /// Forced passes in a row before the actor stops and reports a bug (R12.3 ends the game long
 /// before: when every living player has passed).
@@ -225,192 +226,6 @@ impl Actor {
         });
     }
 
-    // --- connections -------------------------------------------------------------------------
-
-    async fn join(
-        &mut self,
-        token: Option<String>,
-        name: Option<String>,
-        conn: u64,
-        since: Option<u64>,
-        chat_since: Option<u64>,
-    ) -> Result<Joined, JoinError> {
-        let role = match token {
-            Some(token) => Role::Player(
-                self.state
-                    .seat_of_token(&TokenHash::of(&token))
-                    .ok_or(JoinError::BadToken)?,
-            ),
-            None => Role::Spectator,
-        };
-        if self.presence.total() as usize >= self.ctx.limits.max_connections_per_game {
-            return Err(JoinError::Full);
-        }
-        let name = match role {
-            Role::Player(p) => self
-                .state
-                .seat(p)
-                .map(|s| s.display_name())
-                .unwrap_or_else(|| p.name().to_string()),
-            Role::Spectator => match name {
-                Some(name) => clean_text(&name, self.ctx.limits.max_name_chars)
-                    .map_err(|(_, why)| JoinError::BadName(why))?
-                    .to_string(),
-                None => "spectator".to_string(),
-            },
-        };
-        let viewer = Viewer { conn, role, name };
-        // Subscribing and taking the first messages in the same step: nothing is missed or
-        // sent twice between them.
-        let events = self.tx.subscribe();
-        let mut initial = self.catch_up(&viewer, since).await;
-        if let Some(seen) = chat_since {
-            for row in self.chat.iter().filter(|c| c.id > seen) {
-                if may_see(row, role.seat()) {
-                    initial.push(chat_outbound(row));
-                }
-            }
-        }
-        self.presence.add(role);
-        self.send(self.presence_message());
-        tracing::debug!(game = %self.state.id, conn, ?role, "joined");
-        Ok(Joined {
-            viewer,
-            events,
-            initial,
-        })
-    }
-
-    fn leave(&mut self, viewer: &Viewer) {
-        self.presence.remove(viewer.role);
-        self.spectator_acks
-            .retain(|(conn, _), _| *conn != viewer.conn);
-        self.send(self.presence_message());
-    }
-
-    fn presence_message(&self) -> Outbound {
-        let seats = self
-            .state
-            .seats
-            .iter()
-            .map(|s| SeatPresence {
-                player: s.player,
-                name: s.name.clone(),
-                claimed: s.claimed,
-                connected: self.presence.seat(s.player) > 0,
-            })
-            .collect();
-        Outbound {
-            seq: Seq::None,
-            audience: Audience::All,
-            text: encode(&ServerMessage::Presence {
-                status: self.state.status(),
-                seats,
-                spectators: self.presence.spectators(),
-            }),
-        }
-    }
-
-    fn view(&self, seat: Option<Player>) -> GameView {
-        game_view(
-            &self.state,
-            seat,
-            |p| self.presence.seat(p) > 0,
-            self.presence.spectators(),
-            self.chat.iter(),
-        )
-    }
-
-    fn snapshot(&self, viewer: &Viewer) -> Outbound {
-        let you = match viewer.role {
-            Role::Player(player) => You::Player { player },
-            Role::Spectator => You::Spectator,
-        };
-        Outbound {
-            seq: Seq::Snapshot(self.state.v),
-            audience: Audience::All,
-            text: encode(&ServerMessage::Snapshot {
-                v: self.state.v,
-                you,
-                game: Box::new(self.view(viewer.role.seat())),
-            }),
-        }
-    }
-
-    /// `resume` and the events after `since` when they can be had (from memory, else rebuilt
-    /// from the store's log), else a snapshot.
-    async fn catch_up(&self, viewer: &Viewer, since: Option<u64>) -> Vec<Outbound> {
-        let v = self.state.v;
-        if let Some(since) = since.filter(|s| *s <= v && v - s <= self.ctx.limits.max_catchup) {
-            if let Some(events) = self.missed(since).await {
-                let you = match viewer.role {
-                    Role::Player(player) => You::Player { player },
-                    Role::Spectator => You::Spectator,
-                };
-                let mut out = Vec::with_capacity(events.len() + 1);
-                // The client has everything up to `since`; the events after it follow.
-                out.push(Outbound {
-                    seq: Seq::Snapshot(since),
-                    audience: Audience::All,
-                    text: encode(&ServerMessage::Resume {
-                        from: since,
-                        v,
-                        you,
-                    }),
-                });
-                out.extend(events.into_iter().map(|(v, text)| Outbound {
-                    seq: Seq::Event(v),
-                    audience: Audience::All,
-                    text,
-                }));
-                return out;
-            }
-        }
-        vec![self.snapshot(viewer)]
-    }
-
-    async fn missed(&self, since: u64) -> Option<Vec<(u64, Utf8Bytes)>> {
-        if since == self.state.v {
-            return Some(Vec::new());
-        }
-        if self.recent.front().is_some_and(|(v, _)| *v <= since + 1) {
-            return Some(
-                self.recent
-                    .iter()
-                    .filter(|(v, _)| *v > since)
-                    .cloned()
-                    .collect(),
-            );
-        }
-        // Older than memory: replay the stored log from the start and serialise the events
-        // after `since` again (the same bytes as when they happened, the clock aside).
-        let rows = match self.ctx.store.events_since(self.state.id, 0).await {
-            Ok(rows) => rows,
-            Err(e) => {
-                tracing::warn!(game = %self.state.id, error = %e, "could not read the log");
-                return None;
-            }
-        };
-        let mut replay = self.state.at_start();
-        let mut out = Vec::new();
-        for row in rows.iter().take_while(|r| r.v <= self.state.v) {
-            let effects = replay.replay(row).ok()?;
-            if row.v > since {
-                let event = event_view(&replay, &row.kind, effects);
-                out.push((
-                    row.v,
-                    encode(&ServerMessage::Event {
-                        v: row.v,
-                        event: Box::new(event),
-                    }),
-                ));
-            }
-        }
-        (replay.v == self.state.v).then_some(out)
-    }
-
-    // --- commands ----------------------------------------------------------------------------
-
     async fn act(&mut self, viewer: &Viewer, ack: u64, action: Action) -> Reply {
         if let Some(v) = self.committed(viewer, ack) {
             // A resend: the first answer again, nothing applied twice.
@@ -558,156 +373,6 @@ impl Actor {
             tracing::info!(game = %self.state.id, result = ?self.state.result(), v = self.state.v, "game over");
         }
     }
-
-    async fn chat(
-        &mut self,
-        viewer: &Viewer,
-        ack: u64,
-        to: Option<Player>,
-        text: String,
-    ) -> Result<u64, Rejection> {
-        let text = clean_text(&text, self.ctx.limits.max_chat_chars)
-            .map_err(|(too_long, why)| {
-                let code = if too_long {
-                    ErrorCode::TooLarge
-                } else {
-                    ErrorCode::Malformed
-                };
-                Rejection::new(code, why)
-            })?
-            .to_string();
-        let from = viewer.role.seat();
-        let audience = match to {
-            None => Audience::All,
-            Some(to) => {
-                let Some(from) = from else {
-                    return Err(Rejection::new(
-                        ErrorCode::Spectator,
-                        "spectators cannot whisper",
-                    ));
-                };
-                if to == from || self.state.seat(to).is_none() {
-                    return Err(Rejection::new(
-                        ErrorCode::NotAPlayer,
-                        "a whisper goes to another player of this game",
-                    ));
-                }
-                Audience::Players(ArmySet::EMPTY.with(from).with(to))
-            }
-        };
-        let row = ChatRow {
-            id: self.last_chat_id + 1,
-            v: self.state.v,
-            from,
-            name: viewer.name.clone(),
-            to,
-            text,
-            ack: from.map(|_| ack),
-            at: now_ms(),
-        };
-        let commit = Commit {
-            game: self.state.id,
-            chat: Some(row.clone()),
-            ..Commit::default()
-        };
-        self.commit(commit).await.map_err(|e| {
-            tracing::error!(game = %self.state.id, error = %e, "could not commit chat");
-            Rejection::new(
-                ErrorCode::Internal,
-                "the server could not save this; nothing changed",
-            )
-        })?;
-        self.last_chat_id = row.id;
-        let mut outbound = chat_outbound(&row);
-        outbound.audience = audience;
-        self.chat.push_back(row);
-        while self.chat.len() > self.ctx.limits.recent_chat.max(1) {
-            self.chat.pop_front();
-        }
-        self.send(outbound);
-        Ok(self.state.v)
-    }
-
-    async fn claim(&mut self, request: ClaimSeat) -> Result<ClaimedSeat, AppError> {
-        let (player, token) = match &request.token {
-            Some(token) => {
-                let player = self
-                    .state
-                    .seat_of_token(&TokenHash::of(token))
-                    .ok_or(AppError::BadToken)?;
-                if request.player.is_some_and(|p| p != player) {
-                    return Err(AppError::BadToken);
-                }
-                (player, SeatToken::from_client(token.clone()))
-            }
-            None => {
-                if !self.state.open {
-                    return Err(AppError::BadToken);
-                }
-                let free = |p: Player| {
-                    self.state.seat(p).is_some_and(|s| !s.claimed)
-                        && self.state.position().is_alive(p)
-                };
-                let player = match request.player {
-                    Some(p) if self.state.seat(p).is_none() => {
-                        return Err(AppError::BadRequest(format!("no seat {p} in this game")));
-                    }
-                    Some(p) if !free(p) => {
-                        return Err(AppError::SeatTaken(format!("seat {p} is taken")));
-                    }
-                    Some(p) => p,
-                    None => self
-                        .state
-                        .seats
-                        .iter()
-                        .map(|s| s.player)
-                        .find(|p| free(*p))
-                        .ok_or_else(|| AppError::NoOpenSeat("every seat is taken".into()))?,
-                };
-                (player, SeatToken::generate())
-            }
-        };
-        if self.state.is_over() {
-            return Err(AppError::NoOpenSeat("the game is over".into()));
-        }
-        let seat = self.state.seat(player).expect("the seat exists");
-        if seat.claimed {
-            return Err(AppError::SeatTaken(format!(
-                "seat {player} is already claimed"
-            )));
-        }
-        let name = match request.name.as_deref().or(seat.name.as_deref()) {
-            Some(name) => clean_text(name, self.ctx.limits.max_name_chars)
-                .map_err(|(_, why)| AppError::BadRequest(format!("name: {why}")))?
-                .to_string(),
-            None => return Err(AppError::BadRequest("name: a name is required".into())),
-        };
-        let mut next = self.state.clone();
-        next.updated_at = now_ms();
-        let seat = next
-            .seats
-            .iter_mut()
-            .find(|s| s.player == player)
-            .expect("the seat exists");
-        seat.claimed = true;
-        seat.name = Some(name.clone());
-        seat.token_hash = token.hash();
-        let commit = Commit {
-            game: self.state.id,
-            claim: Some(seat.row()),
-            summary: Some(next.summary()),
-            ..Commit::default()
-        };
-        self.commit(commit).await?;
-        self.state = next;
-        tracing::info!(game = %self.state.id, seat = %player, "seat claimed");
-        self.send(self.presence_message());
-        Ok(ClaimedSeat {
-            player,
-            name,
-            token: token.as_str().to_string(),
-        })
-    }
 }
 
 fn internal(why: String) -> Rejection {
@@ -720,18 +385,6 @@ fn ack_reply(ack: u64, v: u64) -> Reply {
         v,
         accepted: true,
         text: encode(&ServerMessage::Ack { ack, v }),
-    }
-}
-
-fn chat_outbound(row: &ChatRow) -> Outbound {
-    let audience = match (row.from, row.to) {
-        (Some(from), Some(to)) => Audience::Players(ArmySet::EMPTY.with(from).with(to)),
-        _ => Audience::All,
-    };
-    Outbound {
-        seq: Seq::None,
-        audience,
-        text: encode(&ServerMessage::Chat(chat_view(row))),
     }
 }
 

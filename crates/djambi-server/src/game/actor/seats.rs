@@ -1,0 +1,94 @@
+//! Claiming a seat: decided by the actor, so two claims of one seat cannot both win.
+
+use djambi_core::Player;
+
+use super::Actor;
+use crate::clock::now_ms;
+use crate::error::AppError;
+use crate::game::clean_text;
+use crate::protocol::http::{ClaimSeat, ClaimedSeat};
+use crate::store::Commit;
+use crate::token::{SeatToken, TokenHash};
+
+impl Actor {
+    pub(super) async fn claim(&mut self, request: ClaimSeat) -> Result<ClaimedSeat, AppError> {
+        let (player, token) = match &request.token {
+            Some(token) => {
+                let player = self
+                    .state
+                    .seat_of_token(&TokenHash::of(token))
+                    .ok_or(AppError::BadToken)?;
+                if request.player.is_some_and(|p| p != player) {
+                    return Err(AppError::BadToken);
+                }
+                (player, SeatToken::from_client(token.clone()))
+            }
+            None => {
+                if !self.state.open {
+                    return Err(AppError::BadToken);
+                }
+                let free = |p: Player| {
+                    self.state.seat(p).is_some_and(|s| !s.claimed)
+                        && self.state.position().is_alive(p)
+                };
+                let player = match request.player {
+                    Some(p) if self.state.seat(p).is_none() => {
+                        return Err(AppError::BadRequest(format!("no seat {p} in this game")));
+                    }
+                    Some(p) if !free(p) => {
+                        return Err(AppError::SeatTaken(format!("seat {p} is taken")));
+                    }
+                    Some(p) => p,
+                    None => self
+                        .state
+                        .seats
+                        .iter()
+                        .map(|s| s.player)
+                        .find(|p| free(*p))
+                        .ok_or_else(|| AppError::NoOpenSeat("every seat is taken".into()))?,
+                };
+                (player, SeatToken::generate())
+            }
+        };
+        if self.state.is_over() {
+            return Err(AppError::NoOpenSeat("the game is over".into()));
+        }
+        let seat = self.state.seat(player).expect("the seat exists");
+        if seat.claimed {
+            return Err(AppError::SeatTaken(format!(
+                "seat {player} is already claimed"
+            )));
+        }
+        let name = match request.name.as_deref().or(seat.name.as_deref()) {
+            Some(name) => clean_text(name, self.ctx.limits.max_name_chars)
+                .map_err(|(_, why)| AppError::BadRequest(format!("name: {why}")))?
+                .to_string(),
+            None => return Err(AppError::BadRequest("name: a name is required".into())),
+        };
+        let mut next = self.state.clone();
+        next.updated_at = now_ms();
+        let seat = next
+            .seats
+            .iter_mut()
+            .find(|s| s.player == player)
+            .expect("the seat exists");
+        seat.claimed = true;
+        seat.name = Some(name.clone());
+        seat.token_hash = token.hash();
+        let commit = Commit {
+            game: self.state.id,
+            claim: Some(seat.row()),
+            summary: Some(next.summary()),
+            ..Commit::default()
+        };
+        self.commit(commit).await?;
+        self.state = next;
+        tracing::info!(game = %self.state.id, seat = %player, "seat claimed");
+        self.send(self.presence_message());
+        Ok(ClaimedSeat {
+            player,
+            name,
+            token: token.as_str().to_string(),
+        })
+    }
+}

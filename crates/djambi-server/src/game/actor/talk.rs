@@ -1,0 +1,96 @@
+//! Table talk: public chat and whispers, committed like everything else, then sent to the
+//! connections that may see them.
+
+use djambi_core::{ArmySet, Player};
+
+use super::Actor;
+use super::encode;
+use crate::clock::now_ms;
+use crate::game::command::Rejection;
+use crate::game::view::chat_view;
+use crate::game::{Audience, Outbound, Seq, Viewer, clean_text};
+use crate::protocol::{ErrorCode, ServerMessage};
+use crate::store::{ChatRow, Commit};
+
+impl Actor {
+    pub(super) async fn chat(
+        &mut self,
+        viewer: &Viewer,
+        ack: u64,
+        to: Option<Player>,
+        text: String,
+    ) -> Result<u64, Rejection> {
+        let text = clean_text(&text, self.ctx.limits.max_chat_chars)
+            .map_err(|(too_long, why)| {
+                let code = if too_long {
+                    ErrorCode::TooLarge
+                } else {
+                    ErrorCode::Malformed
+                };
+                Rejection::new(code, why)
+            })?
+            .to_string();
+        let from = viewer.role.seat();
+        let audience = match to {
+            None => Audience::All,
+            Some(to) => {
+                let Some(from) = from else {
+                    return Err(Rejection::new(
+                        ErrorCode::Spectator,
+                        "spectators cannot whisper",
+                    ));
+                };
+                if to == from || self.state.seat(to).is_none() {
+                    return Err(Rejection::new(
+                        ErrorCode::NotAPlayer,
+                        "a whisper goes to another player of this game",
+                    ));
+                }
+                Audience::Players(ArmySet::EMPTY.with(from).with(to))
+            }
+        };
+        let row = ChatRow {
+            id: self.last_chat_id + 1,
+            v: self.state.v,
+            from,
+            name: viewer.name.clone(),
+            to,
+            text,
+            ack: from.map(|_| ack),
+            at: now_ms(),
+        };
+        let commit = Commit {
+            game: self.state.id,
+            chat: Some(row.clone()),
+            ..Commit::default()
+        };
+        self.commit(commit).await.map_err(|e| {
+            tracing::error!(game = %self.state.id, error = %e, "could not commit chat");
+            Rejection::new(
+                ErrorCode::Internal,
+                "the server could not save this; nothing changed",
+            )
+        })?;
+        self.last_chat_id = row.id;
+        let mut outbound = chat_outbound(&row);
+        outbound.audience = audience;
+        self.chat.push_back(row);
+        while self.chat.len() > self.ctx.limits.recent_chat.max(1) {
+            self.chat.pop_front();
+        }
+        self.send(outbound);
+        Ok(self.state.v)
+    }
+}
+
+pub(super) fn chat_outbound(row: &ChatRow) -> Outbound {
+    let audience = match (row.from, row.to) {
+        (Some(from), Some(to)) => Audience::Players(ArmySet::EMPTY.with(from).with(to)),
+        _ => Audience::All,
+    };
+    Outbound {
+        seq: Seq::None,
+        audience,
+        text: encode(&ServerMessage::Chat(chat_view(row))),
+    }
+}
