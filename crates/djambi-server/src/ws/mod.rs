@@ -13,6 +13,7 @@ use axum::extract::{Path, State, WebSocketUpgrade};
 use axum::response::Response;
 use axum::routing::get;
 use tokio_util::task::TaskTracker;
+use tracing::Instrument;
 
 use crate::AppState;
 use crate::error::AppError;
@@ -72,6 +73,7 @@ async fn upgrade(
         .read_buffer_size(READ_CHUNK)
         .on_upgrade(move |socket| {
             let tasks = ctx.tasks.clone();
-            tasks.track_future(socket::run(socket, game, registry, ctx))
+            let span = tracing::debug_span!("socket", game = %id);
+            tasks.track_future(socket::run(socket, game, registry, ctx).instrument(span))
         }))
 }

@@ -45,6 +45,7 @@ pub(super) async fn run(
         rate: RateLimit::new(ctx.rate_limit),
     };
     if let Some(joined) = connection.hello(conn).await {
+        tracing::debug!(conn, role = ?joined.viewer.role, "connected");
         let metrics = &ctx.metrics;
         let gauge = match joined.viewer.role {
             Role::Player(_) => &metrics.player_connections,
@@ -55,6 +56,7 @@ pub(super) async fn run(
         connection.play(joined).await;
         connection.game.leave(viewer).await;
         gauge.fetch_sub(1, Relaxed);
+        tracing::debug!(conn, "disconnected");
     }
     drop(connection);
     let _ = tokio::time::timeout(ctx.write_timeout, writer).await;
