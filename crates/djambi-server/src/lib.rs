@@ -97,6 +97,7 @@ impl AppState {
             write_timeout: std::time::Duration::from_secs(config.write_timeout_secs.max(1)),
             next_conn: AtomicU64::new(1),
             tasks: TaskTracker::new(),
+            closing: tokio_util::sync::CancellationToken::new(),
         });
         Ok(AppState {
             config: Arc::new(config),
@@ -139,6 +140,7 @@ pub async fn serve(
         .await?;
     let timeout = state.config.shutdown_timeout();
     state.registry.shutdown(timeout).await;
+    state.ws.closing.cancel();
     state.ws.tasks.close();
     if tokio::time::timeout(timeout, state.ws.tasks.wait())
         .await

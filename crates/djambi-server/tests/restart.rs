@@ -186,6 +186,7 @@ async fn sigterm_restarts_gracefully() {
     let (mut red, _) = Ws::join(addr, &id, Some(&tokens[0]), None).await;
     let (mut spectator, _) = Ws::join(addr, &id, None, None).await;
     assert_eq!(red.play("b7-b5").await["v"], 1);
+    let mut silent = Ws::connect(addr, &id).await;
 
     server.signal("TERM");
     for ws in [&mut red, &mut spectator] {
@@ -194,7 +195,10 @@ async fn sigterm_restarts_gracefully() {
         let closed = ws.try_recv(WAIT).await.expect("closed").unwrap_err();
         assert_eq!(closed, "1012 server restarting");
     }
-    let status = tokio::time::timeout(WAIT, server.child.wait())
+    // A socket that never said hello is closed too, at once.
+    let closed = silent.try_recv(WAIT).await.expect("closed").unwrap_err();
+    assert_eq!(closed, "1012 server restarting");
+    let status = tokio::time::timeout(Duration::from_secs(5), server.child.wait())
         .await
         .expect("exits in time")
         .unwrap();

@@ -12,6 +12,7 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{Path, State, WebSocketUpgrade};
 use axum::response::Response;
 use axum::routing::get;
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
@@ -41,6 +42,9 @@ pub struct WsContext {
     pub next_conn: AtomicU64,
     /// Every connection's task, so shutdown can wait for them to close.
     pub tasks: TaskTracker,
+    /// Cancelled at shutdown, once the games have told their connections: closes the sockets
+    /// that have not said `hello` yet.
+    pub closing: CancellationToken,
 }
 
 /// The WebSocket routes.

@@ -166,7 +166,12 @@ impl Connection {
         let deadline = tokio::time::sleep(HELLO_TIMEOUT);
         tokio::pin!(deadline);
         loop {
+            let closing = self.ctx.closing.clone();
             let frame = tokio::select! {
+                _ = closing.cancelled() => {
+                    self.close(close_code::RESTART, "server restarting").await;
+                    return None;
+                }
                 _ = &mut deadline => {
                     self.error(None, ErrorCode::HelloFirst, "say hello first").await;
                     self.close(close_code::POLICY, "no hello").await;
