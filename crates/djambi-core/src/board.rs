@@ -146,23 +146,6 @@ pub(crate) struct Census {
     pub necromobiles: [u8; 4],
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn empty_mask_matches_the_squares() {
-        let mut board = Board::start();
-        board[Square::MAZE] = Cell::CORPSE;
-        let mask = board.empty_mask();
-        for (sq, cell) in board.iter() {
-            assert_eq!(mask >> sq.index() & 1 == 1, cell.is_empty(), "{sq}");
-        }
-        assert_eq!(mask >> 81, 0);
-        assert_eq!(Board::empty().empty_mask(), (1u128 << 81) - 1);
-    }
-}
-
 impl Default for Board {
     fn default() -> Board {
         Board::empty()
@@ -186,5 +169,22 @@ impl IndexMut<Square> for Board {
 impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&crate::notation::board_field(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_mask_matches_the_squares() {
+        let mut board = Board::start();
+        board[Square::MAZE] = Cell::CORPSE;
+        let mask = board.empty_mask();
+        for (sq, cell) in board.iter() {
+            assert_eq!(mask >> sq.index() & 1 == 1, cell.is_empty(), "{sq}");
+        }
+        assert_eq!(mask >> 81, 0);
+        assert_eq!(Board::empty().empty_mask(), (1u128 << 81) - 1);
     }
 }
