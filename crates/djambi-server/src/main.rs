@@ -36,7 +36,12 @@ async fn main() -> std::process::ExitCode {
 /// travel in request bodies and `hello` messages, which are never logged.
 fn init_tracing(config: &Config) {
     use std::io::IsTerminal;
-    let filter = EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info"));
+    // tungstenite logs whole frames at trace level, `hello` and its seat token included: keep it
+    // at warn, whatever the configured filter says.
+    let filter = EnvFilter::try_new(&config.log)
+        .unwrap_or_else(|_| EnvFilter::new("info"))
+        .add_directive("tungstenite=warn".parse().expect("a valid directive"))
+        .add_directive("tokio_tungstenite=warn".parse().expect("a valid directive"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_ansi(std::io::stdout().is_terminal());

@@ -367,7 +367,12 @@ async fn the_browser_client_is_served_from_its_folder() {
     let dir: PathBuf = web.clone();
     let server = TestServer::start_with(&db, move |c| c.web_dir = Some(dir)).await;
     let addr = server.addr;
-    for path in ["/", "/game/6f1c2a3e-0d4b-4c5e-9f60-7a8b9c0d1e2f"] {
+    for path in [
+        "/",
+        "/rules",
+        "/game/6f1c2a3e-0d4b-4c5e-9f60-7a8b9c0d1e2f",
+        "/game/6f1c2a3e-0d4b-4c5e-9f60-7a8b9c0d1e2f/replay",
+    ] {
         let (s, body) = http(addr, "GET", path, None).await;
         assert_eq!(
             (s, body.as_str()),

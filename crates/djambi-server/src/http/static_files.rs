@@ -1,5 +1,6 @@
-//! The browser client from `web/`: static files, and `index.html` for `/` and `/game/{id}`
-//! (the client routes by path). Without a `web/` folder every such path is a clean 404.
+//! The browser client from `web/`: static files, and `index.html` for the client's own pages
+//! (`/`, `/rules`, `/game/{id}`, `/game/{id}/replay`: the client routes by path, so a reload or a
+//! shared link of any of them works). Without a `web/` folder every such path is a clean 404.
 
 use std::path::Path;
 
@@ -20,6 +21,8 @@ pub(super) fn router(web_dir: &Path) -> Router<AppState> {
             ))
         })));
     Router::new()
-        .route_service("/game/{id}", index)
+        .route_service("/rules", index.clone())
+        .route_service("/game/{id}", index.clone())
+        .route_service("/game/{id}/replay", index)
         .fallback_service(files)
 }
