@@ -292,6 +292,14 @@ test('narrate: every fixture turn reads as a full sentence in every language', (
   }
 });
 
+test('i18n: Italian euphony before a square starting with the same vowel', () => {
+  const it = makeTranslator(dicts.it, dicts.en);
+  const move = (from, to) => narrate(it, { kind: 'turn', number: 1, player: 'r', turn: `${from}-${to}`,
+    effects: [{ type: 'moved', piece: { army: 'r', role: 'Militant' }, from, to }] });
+  assert.match(move('b7', 'a6'), / da b7 ad a6$/);
+  assert.match(move('b7', 'b6'), / da b7 a b6$/);
+});
+
 test('i18n: lists and fallbacks', () => {
   assert.equal(listOf(en, ['a']), 'a');
   assert.equal(listOf(en, ['a', 'b', 'c']), 'a, b and c');
@@ -302,7 +310,8 @@ test('i18n: lists and fallbacks', () => {
 });
 
 test('i18n: French and Italian have every English text, with the same placeholders', () => {
-  const flat = (o, prefix = '') => Object.entries(o).flatMap(([k, v]) =>
+  // Keys starting with `_` are a language's own settings (e.g. Italian `_euphony`), not texts.
+  const flat = (o, prefix = '') => Object.entries(o).filter(([k]) => !k.startsWith('_')).flatMap(([k, v]) =>
     typeof v === 'object' ? flat(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v]]);
   const enKeys = new Map(flat(dicts.en));
   for (const lang of ['fr', 'it']) {

@@ -33,11 +33,20 @@ function lookup(dict, key) {
  * @returns {Translate}
  */
 export function makeTranslator(dict, fallback = {}) {
+  // A dictionary may list euphony rules, `[pattern, replacement]` pairs applied after the
+  // placeholders are filled (Italian: "a a5" becomes "ad a5", "e e5" becomes "ed e5").
+  const rules = /** @type {{_euphony?: [string, string][]}} */ (dict)._euphony;
+  /** @type {[RegExp, string][]} */
+  const euphony = Array.isArray(rules)
+    ? rules.map(([pattern, replacement]) => [new RegExp(pattern, 'g'), replacement])
+    : [];
   return (key, params = {}) => {
     let s = lookup(dict, key);
     if (typeof s !== 'string') s = lookup(fallback, key);
     if (typeof s !== 'string') return key;
-    return s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+    s = s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+    for (const [pattern, replacement] of euphony) s = s.replace(pattern, replacement);
+    return s;
   };
 }
 
