@@ -54,6 +54,7 @@ export function squareAt(col, row, bottom) {
  * @property {string[]} [changed]   squares a previewed turn changes
  * @property {string[]} [victims]   extra victim marks (the rules page's figures)
  * @property {string[]} [dim]       armies drawn faded: orphaned, nobody may move or touch them
+ * @property {string | null} [hostage] the hostage army of a 3-player game, drawn with a dashed ring
  */
 
 /**
@@ -193,6 +194,10 @@ export class BoardView {
       const inner = 'corpse' in cell ? corpsePiece() : livingPiece(cell.role, cell.army);
       if (sq === MAZE) inner.classList.add('on-maze');
       if (!('corpse' in cell) && (marks.dim || []).includes(cell.army)) inner.classList.add('dimmed');
+      if (!('corpse' in cell) && marks.hostage && marks.hostage === cell.army) {
+        inner.classList.add('hostage');
+        inner.append(el('circle', { cx: 50, cy: 50, r: 47, class: 'hostage-ring' }));
+      }
       outer.append(inner);
       pieces.append(outer);
       drawn[sq] = inner;

@@ -12,7 +12,7 @@ import { narrate } from './narrate.js';
 import { historyList, scrollToCurrent } from './turns.js';
 import { turnPrompt } from './prompt.js';
 import { ChatPanel } from './chat.js';
-import { describeSquare, gameOverCard, orphanedArmies, rulesSummary, who, playersPanel, turnBanner } from './panels.js';
+import { describeSquare, gameOverCard, orphanedArmies, hostageArmy, rulesSummary, who, playersPanel, turnBanner } from './panels.js';
 import { errorText, savedName } from './lobby.js';
 import { showClaim } from './claim.js';
 import { armySwatch } from './pieces.js';
@@ -388,14 +388,14 @@ export function mount(main, { id }) {
     if (viewing !== null) {
       const ev = viewing >= 0 ? game.events[viewing] : null;
       const pos = parseDpn(ev ? ev.dpn : game.start);
-      board.draw(pos.board, { last: ev ? touchedSquares(ev) : [], dim: orphanedArmies(pos) }, []);
+      board.draw(pos.board, { last: ev ? touchedSquares(ev) : [], dim: orphanedArmies(pos), hostage: hostageArmy(pos) }, []);
       return;
     }
     const pos = parseDpn(game.dpn);
     const all = positions(game);
     const lastEv = all.length ? all[all.length - 1].event : null;
     /** @type {import('./board.js').Marks} */
-    const marks = { last: touchedSquares(lastEv), dim: orphanedArmies(pos) };
+    const marks = { last: touchedSquares(lastEv), dim: orphanedArmies(pos), hostage: hostageArmy(pos) };
     let shown = pos.board;
     if (myTurn()) {
       const st = P.stage(picker);

@@ -43,6 +43,14 @@ export function orphanedArmies(pos) {
 }
 
 /**
+ * The hostage army of a 3-player game (R11), or null.
+ * @param {import('./dpn.js').Position} pos
+ */
+export function hostageArmy(pos) {
+  return ARMIES.find((a) => pos.control[a] === 'h') || null;
+}
+
+/**
  * A player for sentences: "Red (Ann)", or "Red" for a seat without a name.
  * @param {any} g @param {string} player
  */

@@ -9,7 +9,7 @@ import { parseDpn, ARMIES } from './dpn.js';
 import { addHistory, applyEvent, normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';
 import { narrate } from './narrate.js';
 import { historyList, scrollToCurrent } from './turns.js';
-import { describeSquare, orphanedArmies, playersPanel, gameOverCard } from './panels.js';
+import { describeSquare, orphanedArmies, hostageArmy, playersPanel, gameOverCard } from './panels.js';
 
 import { errorText } from './lobby.js';
 import { icon } from './icons.js';
@@ -115,7 +115,7 @@ export function mount(main, { id }) {
     const idx = steps[cur];
     const ev = idx >= 0 ? game.events[idx] : null;
     const pos = parseDpn(ev ? ev.dpn : game.start);
-    board.draw(pos.board, { last: touchedSquares(ev), dim: orphanedArmies(pos) }, animate && ev ? travels(ev) : []);
+    board.draw(pos.board, { last: touchedSquares(ev), dim: orphanedArmies(pos), hostage: hostageArmy(pos) }, animate && ev ? travels(ev) : []);
     caption.textContent = ev ? narrate(t, ev) : t('game.start_position');
   }
 
