@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::piece::{Controller, Role};
+use crate::piece::Role;
 use crate::position::Position;
 use crate::square::Square;
 use crate::turn::{Move, ParseTurnError, Turn, TurnText};
@@ -273,16 +273,8 @@ impl Position {
 
     /// Whether the living piece on `sq` is an enemy piece for `player` (R2.7, R12.5).
     pub(crate) fn is_enemy_of(&self, player: crate::piece::Player, sq: Square) -> bool {
-        let Some(p) = self.board[sq].piece() else {
-            return false;
-        };
-        match self.control[p.army.index()] {
-            Controller::Hostage => true,
-            Controller::Orphaned => false,
-            Controller::Player(q) if q != player => true,
-            Controller::Player(_) => {
-                self.rules.own_kills && !(p.role == Role::Chief && p.army == player)
-            }
-        }
+        self.board[sq]
+            .piece()
+            .is_some_and(|p| self.is_enemy_piece(player, p))
     }
 }

@@ -40,16 +40,12 @@ impl Ctx {
         let mut enemy = [false; Cell::VALUES];
         let mut movable = [false; Cell::VALUES];
         for army in Army::ALL {
-            let (is_enemy, is_movable) = match pos.control[army.index()] {
-                Controller::Hostage => (true, false),
-                Controller::Player(p) if p == mover => (pos.rules.own_kills, true),
-                Controller::Player(_) => (true, false),
-                Controller::Orphaned => (false, false),
-            };
+            let control = pos.control[army.index()];
             for role in Role::ALL {
-                let bits = Cell::living(Piece { army, role }).bits() as usize;
-                enemy[bits] = is_enemy && !(role == Role::Chief && army == mover);
-                movable[bits] = is_movable;
+                let piece = Piece { army, role };
+                let bits = Cell::living(piece).bits() as usize;
+                enemy[bits] = pos.is_enemy_piece(mover, piece);
+                movable[bits] = control == Controller::Player(mover);
             }
         }
         Ctx {
@@ -67,6 +63,20 @@ impl Ctx {
 }
 
 impl Position {
+    /// Whether the living `piece` is an enemy piece for `player` (R2.7, R11.2): a piece of an
+    /// army another player controls, or of the hostage, never of an orphaned army; with
+    /// `own_kills` (R12.5) also of the player's own armies, its own chief excepted.
+    pub(crate) fn is_enemy_piece(&self, player: Player, piece: Piece) -> bool {
+        match self.control[piece.army.index()] {
+            Controller::Hostage => true,
+            Controller::Orphaned => false,
+            Controller::Player(q) if q != player => true,
+            Controller::Player(_) => {
+                self.rules.own_kills && !(piece.role == Role::Chief && piece.army == player)
+            }
+        }
+    }
+
     /// Whether the player to move controls the army of `piece` (R2.4).
     pub(crate) fn controls(&self, mover: Player, piece: Piece) -> bool {
         self.control[piece.army.index()] == Controller::Player(mover)
