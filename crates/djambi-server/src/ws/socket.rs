@@ -287,18 +287,7 @@ impl Connection {
                 self.error(None, ErrorCode::Malformed, "hello was already said")
                     .await,
             ),
-            ClientMessage::Sync { since } => {
-                let Ok(messages) = self.game.sync(viewer.clone(), since).await else {
-                    self.close(close_code::RESTART, "game restarting").await;
-                    return Flow::Stop;
-                };
-                for outbound in messages {
-                    if let Flow::Stop = self.forward(viewer, outbound, true).await {
-                        return Flow::Stop;
-                    }
-                }
-                Flow::Continue
-            }
+            ClientMessage::Sync { since } => self.send_sync(viewer, since).await,
             command => {
                 let Some((ack, action)) = inbound::action(command) else {
                     return Flow::Continue;
@@ -353,6 +342,12 @@ impl Connection {
             Role::Player(_) => Some(self.last_v),
             Role::Spectator => None,
         };
+        self.send_sync(viewer, since).await
+    }
+
+    /// Sends what the game answers to a sync from `since`: the missed events, or a snapshot
+    /// (`None`, or too far behind). A game that is restarting closes the connection.
+    async fn send_sync(&mut self, viewer: &Viewer, since: Option<u64>) -> Flow {
         let Ok(messages) = self.game.sync(viewer.clone(), since).await else {
             self.close(close_code::RESTART, "game restarting").await;
             return Flow::Stop;
