@@ -6,6 +6,8 @@ use crate::piece::{Army, Cell, Piece, Role};
 use crate::square::Square;
 
 /// The 81 squares of the board and what each holds (a mailbox, indexed by [`Square`]).
+// `Debug` prints the DPN board field; it is implemented in notation.rs, which owns every text
+// format, so that this module does not depend on it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
     cells: [Cell; 81],
@@ -163,12 +165,6 @@ impl Index<Square> for Board {
 impl IndexMut<Square> for Board {
     fn index_mut(&mut self, sq: Square) -> &mut Cell {
         &mut self.cells[sq.index()]
-    }
-}
-
-impl std::fmt::Debug for Board {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&crate::notation::board_field(self))
     }
 }
 

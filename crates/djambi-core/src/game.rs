@@ -61,6 +61,15 @@ impl From<StateError> for GameError {
     }
 }
 
+/// A point of a [`Game`] to come back to ([`Game::rewind`]): what undoing the events played
+/// since needs, and nothing more (a `Copy` value, so marking a game costs nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameMark {
+    position: Position,
+    events: usize,
+    eliminations: usize,
+}
+
 /// A game in progress or finished: its start, its events, its current position, and the order
 /// in which players were eliminated.
 #[derive(Clone, Debug)]
@@ -106,6 +115,28 @@ impl Game {
     /// The outcome so far.
     pub fn outcome(&self) -> Outcome {
         self.position.outcome()
+    }
+
+    /// Where the game is now, to come back to with [`rewind`](Game::rewind).
+    pub fn mark(&self) -> GameMark {
+        GameMark {
+            position: self.position,
+            events: self.events.len(),
+            eliminations: self.eliminations.len(),
+        }
+    }
+
+    /// Undoes every event played since `mark` was taken. Only events added since can be undone:
+    /// a mark of another game, or of a later point, leaves the game as it is and returns
+    /// `false`.
+    pub fn rewind(&mut self, mark: GameMark) -> bool {
+        if mark.events > self.events.len() || mark.eliminations > self.eliminations.len() {
+            return false;
+        }
+        self.events.truncate(mark.events);
+        self.eliminations.truncate(mark.eliminations);
+        self.position = mark.position;
+        true
     }
 
     /// Plays a turn; on error nothing changes.

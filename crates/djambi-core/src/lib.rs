@@ -1,9 +1,10 @@
 //! # djambi-core
 //!
-//! The rules of Djambi ("Machiavelli's chessboard", Jean Anesto, 1975) as the project's
-//! `RULES.md` states them, with the notations of `NOTATION.md`: positions (DPN), turn text,
-//! legal-turn generation, playing turns with their effects, resignations, draws, rankings and
-//! game records. Pure: no I/O, no async.
+//! The rules of Djambi ("Machiavelli's chessboard", Jean Anesto, 1975) as the repository's
+//! `docs/RULES.md` states them (clause ids `R1.1` … `R12.6`, cited throughout), with the
+//! notations of `docs/NOTATION.md`: positions (DPN), turn text, legal-turn generation, playing
+//! turns with their effects, resignations, draws, rankings and game records. Pure: no I/O, no
+//! async.
 //!
 //! ```
 //! use djambi_core::{Position, Rules, Outcome};
@@ -26,6 +27,26 @@
 //! assert_eq!(again, pos);
 //! ```
 
+// Modules depend on each other one way only, each on modules listed before it
+// (tests/module_layers.rs checks the `crate::` paths against this order):
+//
+//   square   piece   rules        (no dependencies inside the crate)
+//   turn     → square
+//   board    → piece, square
+//   position → board, piece, rules, square
+//   notation → board, piece, position, rules, square   (every text form of a position)
+//   movegen  → piece, position, square, turn
+//   illegal  → piece, position, square, turn; calls movegen
+//   effect   → piece, position, square
+//   play     → effect, illegal, piece, position, square, turn; calls movegen
+//   perft    → position, turn; calls movegen, play
+//   game     → effect, illegal, piece, play, position, rules, turn
+//   record   → game, piece, position, rules, turn; calls notation
+//
+// "calls" marks methods of `Position` that a module uses but that another module defines
+// (`impl Position` blocks are spread over movegen, illegal, play and notation); they follow the
+// same order.
+
 mod board;
 mod effect;
 mod game;
@@ -43,7 +64,7 @@ mod turn;
 
 pub use board::Board;
 pub use effect::Effect;
-pub use game::{Game, GameError, GameEvent};
+pub use game::{Game, GameError, GameEvent, GameMark};
 pub use illegal::{IllegalKind, IllegalTurn};
 pub use notation::{MAX_DPN_LEN, START_DPN, board_field, parse_setup};
 pub use perft::perft;

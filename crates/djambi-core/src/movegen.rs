@@ -87,10 +87,10 @@ impl Position {
         let Some(mover) = self.to_move else { return };
         let ctx = Ctx::new(self, mover);
         for (from, cell) in self.board.iter() {
-            if ctx.movable[cell.bits() as usize] {
-                if let Some(piece) = cell.piece() {
-                    self.piece_moves(&ctx, from, piece, &mut f);
-                }
+            if ctx.movable[cell.bits() as usize]
+                && let Some(piece) = cell.piece()
+            {
+                self.piece_moves(&ctx, from, piece, &mut f);
             }
         }
     }

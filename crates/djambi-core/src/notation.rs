@@ -1,6 +1,10 @@
 //! DPN, the Djambi Position Notation (NOTATION §2): strict parsing and canonical formatting.
+//!
+//! Every text form of a board or a position lives here — `Position::from_dpn`, `to_dpn`,
+//! `FromStr`, and the `Display`/`Debug` impls of `Position` and `Board` — so that board.rs and
+//! position.rs need nothing from this module.
 
-use std::fmt::Write;
+use std::fmt::{self, Write};
 use std::str::FromStr;
 
 use crate::board::Board;
@@ -268,6 +272,26 @@ impl FromStr for Position {
     /// Parses a DPN string under the standard rules.
     fn from_str(s: &str) -> Result<Position, SetupError> {
         Position::from_dpn(s, Rules::default())
+    }
+}
+
+impl fmt::Display for Position {
+    /// The position in DPN (NOTATION §2).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&dpn(self))
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", dpn(self))
+    }
+}
+
+impl fmt::Debug for Board {
+    /// The DPN board field (NOTATION §2).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&board_field(self))
     }
 }
 

@@ -134,11 +134,11 @@ impl Position {
                     (Some(exit), role) => {
                         // R7.4: act, exit, place.
                         self.board[m.to] = Cell::EMPTY;
-                        if role == Role::Assassin {
-                            if let Some(victim) = target.piece() {
-                                eliminated |= self.kill(mover, piece, victim, m.to, fx);
-                                killed = true;
-                            }
+                        if role == Role::Assassin
+                            && let Some(victim) = target.piece()
+                        {
+                            eliminated |= self.kill(mover, piece, victim, m.to, fx);
+                            killed = true;
                         }
                         self.board[exit] = Cell::living(piece);
                         fx.push(Effect::ExitedMaze { piece, to: exit });

@@ -152,6 +152,8 @@ impl fmt::Display for Outcome {
 /// A valid Djambi position under a ruleset: the board, whose turn it is, who controls what,
 /// and the counters of R8 and R12. Built only through [`Position::from_setup`] (or a parser
 /// that calls it), so every `Position` satisfies NOTATION §2.
+// DPN in and out (`Display`, `Debug`, `FromStr`, `from_dpn`, `to_dpn`) is implemented in
+// notation.rs, which depends on this module and not the other way round.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     pub(crate) board: Board,
@@ -325,19 +327,6 @@ impl Position {
     }
 }
 
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", crate::notation::dpn(self))
-    }
-}
-
-impl fmt::Display for Position {
-    /// The position in DPN (NOTATION §2).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::notation::dpn(self))
-    }
-}
-
 /// The semantic checks of NOTATION §2 (the parser has already checked the syntax).
 fn validate(s: &Setup) -> Result<(), SetupError> {
     use Field::*;
@@ -352,13 +341,13 @@ fn validate(s: &Setup) -> Result<(), SetupError> {
     if let Some(a) = Army::ALL.into_iter().find(|a| chiefs[a.index()] > 1) {
         return Err(err(Board, format!("more than one chief of army {a}")));
     }
-    if let Some(p) = s.board[Square::MAZE].piece() {
-        if p.role != Role::Chief {
-            return Err(err(
-                Board,
-                format!("e5: a living {} cannot stand on the maze", p.role.name()),
-            ));
-        }
+    if let Some(p) = s.board[Square::MAZE].piece()
+        && p.role != Role::Chief
+    {
+        return Err(err(
+            Board,
+            format!("e5: a living {} cannot stand on the maze", p.role.name()),
+        ));
     }
     // Control.
     let hostages = s
@@ -416,13 +405,13 @@ fn validate(s: &Setup) -> Result<(), SetupError> {
         }
     }
     // Last regular.
-    if let Some(p) = s.last_regular {
-        if s.control[p.index()] == Controller::Hostage {
-            return Err(err(
-                LastRegular,
-                format!("{p} is the hostage army, not a player"),
-            ));
-        }
+    if let Some(p) = s.last_regular
+        && s.control[p.index()] == Controller::Hostage
+    {
+        return Err(err(
+            LastRegular,
+            format!("{p} is the hostage army, not a player"),
+        ));
     }
     // Bonus.
     let to_move_rules = s.to_move.is_some() && s.to_move == ruler;

@@ -178,10 +178,10 @@ impl Game {
                 }
             }
         }
-        if let Some(result) = &record.result {
-            if Some(result) != ResultRecord::from_outcome(game.outcome()).as_ref() {
-                return Err(field("result: does not match the replayed game".into()));
-            }
+        if let Some(result) = &record.result
+            && Some(result) != ResultRecord::from_outcome(game.outcome()).as_ref()
+        {
+            return Err(field("result: does not match the replayed game".into()));
         }
         if !record.ranking.is_empty() && record.ranking != game.ranking() {
             return Err(field("ranking: does not match the replayed game".into()));

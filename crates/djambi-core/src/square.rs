@@ -293,10 +293,10 @@ static ORTHOGONAL: [SquareList; 81] = {
     while i < 81 {
         let mut d = 0;
         while d < 8 {
-            if Direction::ALL[d].is_orthogonal() {
-                if let Some(n) = step(Square(i as u8), Direction::ALL[d]) {
-                    all[i] = all[i].push(n);
-                }
+            if Direction::ALL[d].is_orthogonal()
+                && let Some(n) = step(Square(i as u8), Direction::ALL[d])
+            {
+                all[i] = all[i].push(n);
             }
             d += 1;
         }

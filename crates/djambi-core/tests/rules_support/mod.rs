@@ -1,9 +1,9 @@
 //! Helpers shared by the rule-clause test suites (`tests/rules_*.rs`): build positions from DPN,
-//! list legal turns as sorted texts, play turn texts.
+//! list legal turns as sorted texts, play turn texts, name pieces, army sets and rankings.
 
 #![allow(dead_code)]
 
-use djambi_core::{Effect, IllegalTurn, Position, Rules, Square};
+use djambi_core::{Army, ArmySet, Effect, Game, IllegalTurn, Piece, Position, Role, Rules, Square};
 
 /// A position from DPN under the standard rules.
 pub fn pos(dpn: &str) -> Position {
@@ -20,6 +20,26 @@ pub fn texts(list: &str) -> Vec<String> {
     let mut v: Vec<String> = list.split_whitespace().map(str::to_string).collect();
     v.sort();
     v
+}
+
+/// A living piece of `army` in `role`, as effects name it.
+pub fn piece(army: Army, role: Role) -> Piece {
+    Piece { army, role }
+}
+
+/// A set of armies (or players).
+pub fn set(armies: &[Army]) -> ArmySet {
+    armies.iter().copied().collect()
+}
+
+/// A game's ranking (R9.7) as text: one group of player letters per rank, best first,
+/// separated by spaces (`"r y bg"`).
+pub fn ranking(game: &Game) -> String {
+    game.ranking()
+        .iter()
+        .map(|rank| rank.iter().map(|p| p.char()).collect::<String>())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A square from its name.
