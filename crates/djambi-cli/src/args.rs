@@ -5,10 +5,86 @@
 use std::fmt;
 
 use djambi_core::{Position, Rules, parse_setup};
+use djambi_engine::Level;
 
 /// The usage text printed after a usage error.
-pub const USAGE: &str =
-    "usage: djambi <legal|play TOKEN...|perft DEPTH|status|show> [--position DPN] [--rules LIST]";
+pub const USAGE: &str = "usage: djambi <legal|play TOKEN...|perft DEPTH|status|show> [--position DPN] [--rules LIST]
+       djambi bot [--position DPN] [--rules LIST] [--level random|easy|medium|hard] [--movetime MS] [--seed N] [--nodes N] [--hash MB]";
+
+/// What `djambi --help` (or `djambi help`) prints.
+pub const HELP: &str = "djambi: the rules of Djambi (Machiavelli's chessboard) on the command line.
+Positions are DPN and turns canonical turn text (docs/NOTATION.md); the rules are docs/RULES.md.
+
+usage: djambi SUBCOMMAND [ARGS] [--position DPN] [--rules LIST] [OPTIONS]
+
+subcommands:
+  legal              every legal turn, one per line, sorted
+  play TOKEN...      the DPN after playing the tokens: turns, resign:P, draw
+  perft DEPTH        the number of turn sequences of DEPTH turns
+  status             ongoing, winner P, or draw followed by the players sharing it
+  show               the board drawn for people
+  bot                one legal turn chosen by the engine:
+                       --level random|easy|medium|hard (default hard)
+                       --movetime MS (default 1000; the whole command answers within it)
+                       --seed N (repeatable choices with a node budget)
+                       --nodes N (a node budget), --hash MB (the table's size)
+  help               this text
+
+options (every subcommand):
+  --position DPN     the position (default: the 4-player start)
+  --rules LIST       comma-separated: own_kills, diplomat_to_maze=false, turn_limit=N
+
+exit status: 0 done; 1 an illegal token (play) or a finished game (bot); 2 bad input.
+djambi --version prints the version.";
+
+/// The options of `djambi bot` (NOTATION §5): level, move time, seed; and two extras, a node
+/// budget (repeatable, deterministic choices) and the transposition table's size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BotOptions {
+    /// `--level`, default `hard`.
+    pub level: Level,
+    /// `--movetime MS`, default 1000: the whole command answers within it.
+    pub movetime_ms: u64,
+    /// `--seed N`, default 0.
+    pub seed: u64,
+    /// `--nodes N`: a node budget (the search also stops at the move time).
+    pub nodes: Option<u64>,
+    /// `--hash MB`: the transposition table's size (default: 16, less for short move times).
+    pub hash_mb: Option<u64>,
+}
+
+impl Default for BotOptions {
+    fn default() -> BotOptions {
+        BotOptions {
+            level: Level::Hard,
+            movetime_ms: 1000,
+            seed: 0,
+            nodes: None,
+            hash_mb: None,
+        }
+    }
+}
+
+/// The options that take a value, per subcommand.
+fn takes_value(command: Command, opt: &str) -> bool {
+    matches!(opt, "position" | "rules")
+        || (command == Command::Bot
+            && matches!(opt, "level" | "movetime" | "seed" | "nodes" | "hash"))
+}
+
+/// A whole number as NOTATION §2 writes them (digits only, no sign, no leading zero), here up
+/// to 20 digits and within `u64`.
+fn parse_u64(s: &str) -> Option<u64> {
+    let b = s.as_bytes();
+    if b.is_empty()
+        || b.len() > 20
+        || !b.iter().all(u8::is_ascii_digit)
+        || (b[0] == b'0' && b.len() > 1)
+    {
+        return None;
+    }
+    s.parse().ok()
+}
 
 /// A subcommand of NOTATION §5.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -23,6 +99,8 @@ pub enum Command {
     Status,
     /// Draw the board for people.
     Show,
+    /// Choose a turn with the engine.
+    Bot,
 }
 
 /// A parsed command line.
@@ -34,6 +112,8 @@ pub struct Invocation {
     pub position: Position,
     /// The positional arguments after the subcommand.
     pub args: Vec<String>,
+    /// The options of `bot` (defaults for the other subcommands).
+    pub bot: BotOptions,
 }
 
 /// A usage error (exit status 2).
@@ -59,11 +139,13 @@ impl Invocation {
             "perft" => Command::Perft,
             "status" => Command::Status,
             "show" => Command::Show,
+            "bot" => Command::Bot,
             other => return err(format!("unknown subcommand {other:?}")),
         };
         let mut dpn: Option<String> = None;
         let mut rules = Rules::default();
         let mut args = Vec::new();
+        let mut bot = BotOptions::default();
         let mut i = 1;
         while i < argv.len() {
             let arg = &argv[i];
@@ -75,7 +157,7 @@ impl Invocation {
             let (name, value) = match opt.split_once('=') {
                 Some((name, value)) => (name, value.to_string()),
                 None => {
-                    if !matches!(opt, "position" | "rules") {
+                    if !takes_value(command, opt) {
                         return err(format!("unknown option --{opt}"));
                     }
                     let Some(value) = argv.get(i) else {
@@ -98,6 +180,26 @@ impl Invocation {
                         .parse()
                         .map_err(|e| UsageError(format!("bad --rules: {e}")))?;
                 }
+                _ if !takes_value(command, name) => {
+                    return err(format!("unknown option --{name}"));
+                }
+                "level" => {
+                    bot.level = value
+                        .parse()
+                        .map_err(|e| UsageError(format!("bad --level: {e}")))?;
+                }
+                "movetime" | "seed" | "nodes" | "hash" => {
+                    let Some(n) = parse_u64(&value) else {
+                        return err(format!("bad --{name}: {value:?} is not a whole number"));
+                    };
+                    match name {
+                        "movetime" => bot.movetime_ms = n,
+                        "seed" => bot.seed = n,
+                        "nodes" if n >= 1 => bot.nodes = Some(n),
+                        "hash" if (1..=4096).contains(&n) => bot.hash_mb = Some(n),
+                        _ => return err(format!("bad --{name}: {value:?} is out of range")),
+                    }
+                }
                 _ => return err(format!("unknown option --{name}")),
             }
         }
@@ -110,6 +212,7 @@ impl Invocation {
             command,
             position,
             args,
+            bot,
         })
     }
 }
@@ -140,6 +243,25 @@ mod tests {
     }
 
     #[test]
+    fn bot_options() {
+        let inv = parse(&[
+            "bot",
+            "--level=easy",
+            "--movetime",
+            "50",
+            "--seed=18446744073709551615",
+        ])
+        .unwrap();
+        assert_eq!(inv.command, Command::Bot);
+        assert_eq!(inv.bot.level, Level::Easy);
+        assert_eq!(inv.bot.movetime_ms, 50);
+        assert_eq!(inv.bot.seed, u64::MAX);
+        let inv = parse(&["bot", "--level", "random", "--level", "medium"]).unwrap();
+        assert_eq!(inv.bot.level, Level::Medium);
+        assert_eq!(parse(&["bot"]).unwrap().bot, BotOptions::default());
+    }
+
+    #[test]
     fn usage_errors() {
         for bad in [
             &[][..],
@@ -155,6 +277,17 @@ mod tests {
                 djambi_core::START_DPN,
             ],
             &["legal", "--", "x"],
+            &["legal", "--level", "hard"],
+            &["bot", "--level", "expert"],
+            &["bot", "--level=hard", "--level=Hard"],
+            &["bot", "--movetime", "-1"],
+            &["bot", "--movetime", "01"],
+            &["bot", "--movetime"],
+            &["bot", "--seed", "x"],
+            &["bot", "--seed", "99999999999999999999"],
+            &["bot", "--nodes", "0"],
+            &["bot", "--hash", "0"],
+            &["bot", "--depth", "3"],
         ] {
             assert!(parse(bad).is_err(), "{bad:?}");
         }

@@ -1,6 +1,9 @@
-//! The five subcommands (NOTATION §5).
+//! The six subcommands (NOTATION §5).
 
 use std::io::Write;
+use std::time::{Duration, Instant};
+
+use djambi_engine::{Engine, EngineConfig, Limits, process_budget};
 
 use djambi_core::{Army, Cell, Controller, Game, GameError, Position, Square, perft};
 
@@ -11,14 +14,15 @@ use crate::args::{Command, Invocation};
 pub enum Exit {
     /// Success.
     Ok = 0,
-    /// `play`: a token was not legal.
+    /// `play`: a token was not legal; `bot`: the game is over.
     Illegal = 1,
     /// Bad input: subcommand, option, position or argument.
     Usage = 2,
 }
 
-/// Runs a parsed invocation, writing its output to `out`.
-pub fn run(inv: &Invocation, out: &mut impl Write) -> Exit {
+/// Runs a parsed invocation, writing its output to `out`; `started` is when the process
+/// started (`bot` answers within its move time of it).
+pub fn run(inv: &Invocation, out: &mut impl Write, started: Instant) -> Exit {
     let no_args = || {
         if let Some(extra) = inv.args.first() {
             eprintln!("djambi: unexpected argument {extra:?}");
@@ -35,6 +39,7 @@ pub fn run(inv: &Invocation, out: &mut impl Write) -> Exit {
         Command::Show => no_args().map(|()| show(&inv.position, out)),
         Command::Perft => perft_cmd(inv, out),
         Command::Play => play(inv, out),
+        Command::Bot => no_args().and_then(|()| bot(inv, out, started)),
     };
     result.map_or_else(|e| e, |()| Exit::Ok)
 }
@@ -45,6 +50,48 @@ fn legal(pos: &Position, out: &mut impl Write) {
     for t in texts {
         let _ = writeln!(out, "{t}");
     }
+}
+
+/// `djambi bot`: one turn chosen by the engine, on stdout; what it thought, on stderr.
+fn bot(inv: &Invocation, out: &mut impl Write, started: Instant) -> Result<(), Exit> {
+    let pos = &inv.position;
+    if pos.is_game_over() {
+        eprintln!("djambi: the game is over");
+        return Err(Exit::Illegal);
+    }
+    let o = inv.bot;
+    let movetime = Duration::from_millis(o.movetime_ms);
+    // A table the search can fill in the time it has: short move times get a small one (its
+    // pages are touched as they are used, but a small table is also faster to walk).
+    let hash_mb = o.hash_mb.unwrap_or(match o.movetime_ms {
+        0..100 => 1,
+        100..500 => 4,
+        _ => 16,
+    });
+    let mut engine = Engine::new(EngineConfig {
+        tt_bytes: (hash_mb as usize) << 20,
+        seed: o.seed,
+    });
+    let limits = Limits {
+        movetime: Some(process_budget(movetime, started.elapsed())),
+        nodes: o.nodes,
+        stop: None,
+    };
+    let Ok(report) = engine.think(pos, o.level, &limits) else {
+        return Err(Exit::Illegal);
+    };
+    let _ = writeln!(out, "{}", report.best);
+    let pv: Vec<String> = report.pv.iter().map(ToString::to_string).collect();
+    eprintln!(
+        "info level {} depth {} nodes {} score {} time {} ms pv {}",
+        o.level,
+        report.depth,
+        report.nodes,
+        report.score,
+        report.elapsed.as_millis(),
+        pv.join(" ")
+    );
+    Ok(())
 }
 
 fn perft_cmd(inv: &Invocation, out: &mut impl Write) -> Result<(), Exit> {

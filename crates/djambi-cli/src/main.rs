@@ -6,6 +6,8 @@
 //! djambi perft  DEPTH [--position DPN] [--rules LIST]
 //! djambi status [--position DPN] [--rules LIST]
 //! djambi show   [--position DPN] [--rules LIST]
+//! djambi bot    [--position DPN] [--rules LIST] [--level random|easy|medium|hard]
+//!               [--movetime MS] [--seed N] [--nodes N] [--hash MB]
 //! ```
 
 use std::io::{self, Write};
@@ -15,10 +17,26 @@ mod args;
 mod commands;
 
 fn main() -> ExitCode {
+    let started = std::time::Instant::now();
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut out = io::BufWriter::new(io::stdout().lock());
+    // `djambi --help`, `djambi help`, `djambi --version`: before any subcommand only (after
+    // one, every `--option` is the subcommand's, as NOTATION §5 fixes them).
+    match argv.first().map(String::as_str) {
+        Some("--help" | "-h" | "help") => {
+            let _ = writeln!(out, "{}", args::HELP);
+            let _ = out.flush();
+            return ExitCode::SUCCESS;
+        }
+        Some("--version" | "-V") => {
+            let _ = writeln!(out, "djambi {}", env!("CARGO_PKG_VERSION"));
+            let _ = out.flush();
+            return ExitCode::SUCCESS;
+        }
+        _ => {}
+    }
     let code = match args::Invocation::parse(&argv) {
-        Ok(inv) => commands::run(&inv, &mut out),
+        Ok(inv) => commands::run(&inv, &mut out, started),
         Err(e) => {
             eprintln!("djambi: {e}");
             eprintln!("{}", args::USAGE);

@@ -187,3 +187,183 @@ fn bad_positions_name_their_field() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("to-move:"), "{}", stderr(&o));
 }
+
+/// Red rules from the maze; Blue's Diplomat can take the chief off it: 1041 legal turns.
+const MAZE: &str = "1ArMr3MbRbCb/RrDrMr3MbDbAb/MrMrNr4NbMb/9/4Cr4/9/MgMgNg3NyMyMy/AgDgMg3MyDyRy/CgRgMg3MyAyCy b rbyg r 0 - 1 2";
+
+/// The bot tests run one at a time: each `djambi bot` uses a core for its whole move time, and
+/// the timing test must not share the machine with the others.
+static BOT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_bot_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    BOT.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs `djambi bot` and checks it printed one line that `djambi legal` lists.
+fn bot_turn(args: &[&str]) -> String {
+    let o = djambi(&[&["bot"][..], args].concat());
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out:?}");
+    assert!(out.ends_with('\n'));
+    // The same position and rules for `legal`.
+    let mut legal_args = vec!["legal"];
+    let mut i = 0;
+    while i < args.len() {
+        if args[i].starts_with("--position") || args[i].starts_with("--rules") {
+            legal_args.push(args[i]);
+            if !args[i].contains('=') {
+                legal_args.push(args[i + 1]);
+                i += 1;
+            }
+        }
+        i += 1;
+    }
+    let legal = stdout(&djambi(&legal_args));
+    assert!(
+        legal.lines().any(|l| l == lines[0]),
+        "{} is not legal ({args:?})",
+        lines[0]
+    );
+    lines[0].to_string()
+}
+
+#[test]
+fn bot_prints_one_legal_turn_at_every_level() {
+    let _one = one_bot_at_a_time();
+    for level in ["random", "easy", "medium", "hard"] {
+        bot_turn(&["--level", level, "--movetime", "100"]);
+        bot_turn(&[
+            &format!("--level={level}"),
+            "--position",
+            MAZE,
+            "--movetime=100",
+        ]);
+        bot_turn(&[
+            "--level",
+            level,
+            "--rules",
+            "own_kills,diplomat_to_maze=false,turn_limit=5",
+            "--position",
+            &START.replace("rbyg", "rbyh"),
+            "--movetime",
+            "50",
+        ]);
+    }
+    // Default level and move time.
+    bot_turn(&[]);
+}
+
+#[test]
+fn bot_takes_the_win() {
+    let _one = one_bot_at_a_time();
+    let win = "Cb8/9/9/9/9/9/2Ab6/9/Ar7Cr r rb-- - 0 - 0 3";
+    for level in ["medium", "hard"] {
+        let t = bot_turn(&["--position", win, "--level", level, "--movetime", "50"]);
+        let after = stdout(&djambi(&["play", &t, "--position", win]));
+        let status = stdout(&djambi(&["status", "--position", after.trim_end()]));
+        assert_eq!(status, "winner r\n", "{level} played {t}");
+    }
+}
+
+#[test]
+fn bot_answers_within_its_move_time() {
+    let _one = one_bot_at_a_time();
+    for (pos, ms) in [
+        (START, 1000u64),
+        (MAZE, 1000),
+        (MAZE, 300),
+        (MAZE, 50),
+        (MAZE, 10),
+        (MAZE, 1),
+    ] {
+        let start = std::time::Instant::now();
+        bot_turn(&["--position", pos, "--movetime", &ms.to_string()]);
+        let spent = start.elapsed();
+        // The whole process, start-up included. Move times under 100 ms are held to 100 ms:
+        // starting a process alone can take tens of ms on a loaded machine.
+        let limit = std::time::Duration::from_millis(ms.max(100));
+        assert!(spent < limit, "--movetime {ms}: {spent:?}");
+    }
+}
+
+#[test]
+fn bot_is_repeatable_with_a_seed_and_a_node_budget() {
+    let _one = one_bot_at_a_time();
+    for level in ["random", "easy", "medium", "hard"] {
+        let args = [
+            "--position",
+            MAZE,
+            "--level",
+            level,
+            "--seed",
+            "42",
+            "--nodes",
+            "3000",
+        ];
+        let first = bot_turn(&args);
+        for _ in 0..2 {
+            assert_eq!(bot_turn(&args), first, "{level}");
+        }
+    }
+}
+
+#[test]
+fn bot_exit_codes() {
+    let _one = one_bot_at_a_time();
+    // Game over: 1, nothing on stdout.
+    for over in [
+        "Cr8/9/9/9/9/9/9/9/9 - r--- r 0 - 0 9",
+        "Cr8/9/9/9/9/9/9/9/8Cy - r-y- r 0 - 0 9",
+    ] {
+        let o = djambi(&["bot", "--position", over]);
+        assert_eq!(o.status.code(), Some(1), "{over}");
+        assert_eq!(stdout(&o), "");
+    }
+    // Bad input: 2, nothing on stdout.
+    for args in [
+        &["bot", "--level", "expert"][..],
+        &["bot", "--level=HARD"],
+        &["bot", "--level"],
+        &["bot", "--movetime", "-5"],
+        &["bot", "--movetime", "1.5"],
+        &["bot", "--movetime", "007"],
+        &["bot", "--movetime=1000", "--movetime=x"],
+        &["bot", "--level=bad", "--level=hard"],
+        &["bot", "--seed", "abc"],
+        &["bot", "--seed", "123456789012345678901"],
+        &["bot", "--depth", "3"],
+        &["bot", "--position", "garbage"],
+        &["bot", "--rules", "bogus"],
+        &["bot", "extra"],
+        &["legal", "--level", "hard"],
+        &["legal", "--movetime=10"],
+    ] {
+        let o = djambi(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(stdout(&o), "", "{args:?}");
+        assert!(!stderr(&o).is_empty(), "{args:?}");
+    }
+    // Repeated options: every one valid, the last counts.
+    bot_turn(&[
+        "--level",
+        "hard",
+        "--level=random",
+        "--seed",
+        "1",
+        "--seed=2",
+        "--movetime",
+        "20",
+    ]);
+}
+
+#[test]
+fn usage_mentions_bot() {
+    let o = djambi(&["nope"]);
+    assert!(
+        stderr(&o).contains("djambi bot [--position DPN]"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -1,0 +1,243 @@
+//! The arena: whole games between bots, for measuring strength (`examples/arena.rs` runs
+//! matches of many games with seats rotated and prints scores with confidence intervals).
+//!
+//! A game starts from the 4-player start position under a ruleset with `turn_limit`, so every
+//! game ends (R12.4). Scores: a winner gets 1, a draw shared by k living players gives each 1/k,
+//! an eliminated player 0.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use djambi_core::{Army, Outcome, Position, Rules};
+
+use crate::engine::{Engine, EngineConfig};
+use crate::level::Level;
+use crate::rng::Rng;
+use crate::search::maxn::{MaxnScratch, maxn2};
+use crate::time::{Limits, process_budget};
+
+/// A player in the arena: a level of the engine, or the Max-N-2 baseline.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Agent {
+    /// The engine at a level.
+    Level(Level),
+    /// The Max-N-2 material baseline ([`crate::search::maxn`]).
+    MaxN2,
+}
+
+impl fmt::Display for Agent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Agent::Level(l) => l.fmt(f),
+            Agent::MaxN2 => f.write_str("maxn2"),
+        }
+    }
+}
+
+impl FromStr for Agent {
+    type Err = String;
+
+    /// `random`, `easy`, `medium`, `hard` or `maxn2`.
+    fn from_str(s: &str) -> Result<Agent, String> {
+        if s == "maxn2" {
+            return Ok(Agent::MaxN2);
+        }
+        s.parse()
+            .map(Agent::Level)
+            .map_err(|e| format!("{e} or maxn2"))
+    }
+}
+
+/// How one game is played.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    /// Who sits in each seat, in base order (red, blue, yellow, green).
+    pub seats: [Agent; 4],
+    /// The move time of the engine's levels, as the `djambi bot` command would get it: the
+    /// search uses [`process_budget`] of it.
+    pub movetime: Option<Duration>,
+    /// A node budget for the engine's levels instead (deterministic games).
+    pub nodes: Option<u64>,
+    /// The ruleset's `turn_limit` (R12.4).
+    pub turn_limit: u32,
+    /// The game's seed: each seat's engine and generator is seeded from it.
+    pub seed: u64,
+    /// Transposition-table size of each engine seat.
+    pub tt_bytes: usize,
+}
+
+/// How one game went.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// Each seat's score (1 win, 1/k for a draw among k, 0 eliminated).
+    pub scores: [f64; 4],
+    /// The outcome.
+    pub outcome: Outcome,
+    /// Turns played.
+    pub turns: u32,
+    /// Per seat: moves chosen, total thinking time, longest think.
+    pub moves: [u32; 4],
+    /// Per seat: total thinking time.
+    pub think: [Duration; 4],
+    /// Per seat: the longest think.
+    pub max_think: [Duration; 4],
+    /// Per seat: the sum of completed search depths (engine levels only).
+    pub depth_sum: [u64; 4],
+    /// Per seat: thinks longer than 90 % of the move time (the margin the command keeps).
+    pub slow: [u32; 4],
+    /// Per seat: the position of its longest think, in DPN.
+    pub slowest: [String; 4],
+    /// The final position, in DPN (to look at a game that went wrong).
+    pub last: String,
+}
+
+/// Plays one game to its end.
+pub fn play_game(setup: &GameSetup) -> GameResult {
+    let rules = Rules {
+        turn_limit: std::num::NonZeroU32::new(setup.turn_limit.max(1)),
+        ..Rules::default()
+    };
+    let mut pos = Position::start(rules);
+    let mut engines: Vec<Option<Engine>> = setup
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, a)| match a {
+            Agent::Level(_) => Some(Engine::new(EngineConfig {
+                tt_bytes: setup.tt_bytes,
+                seed: crate::rng::mix(setup.seed.wrapping_mul(8).wrapping_add(i as u64)),
+            })),
+            Agent::MaxN2 => None,
+        })
+        .collect();
+    let mut rngs: Vec<Rng> = (0..4)
+        .map(|i| Rng::new(setup.seed ^ (0x5151 + i as u64)))
+        .collect();
+    let mut scratch = MaxnScratch::default();
+    let mut result = GameResult {
+        scores: [0.0; 4],
+        outcome: Outcome::Ongoing,
+        turns: 0,
+        moves: [0; 4],
+        think: [Duration::ZERO; 4],
+        max_think: [Duration::ZERO; 4],
+        depth_sum: [0; 4],
+        slow: [0; 4],
+        slowest: Default::default(),
+        last: String::new(),
+    };
+    while let Some(p) = pos.to_move() {
+        let seat = p.index();
+        let start = Instant::now();
+        let turn = match setup.seats[seat] {
+            Agent::MaxN2 => maxn2(&pos, &mut rngs[seat], &mut scratch),
+            Agent::Level(level) => {
+                let limits = Limits {
+                    movetime: setup.movetime.map(|m| process_budget(m, Duration::ZERO)),
+                    nodes: setup.nodes,
+                    stop: None,
+                };
+                let engine = engines[seat].as_mut().expect("an engine seat");
+                engine.think(&pos, level, &limits).ok().map(|r| {
+                    result.depth_sum[seat] += u64::from(r.depth);
+                    r.best
+                })
+            }
+        };
+        let spent = start.elapsed();
+        result.moves[seat] += 1;
+        result.think[seat] += spent;
+        if spent > result.max_think[seat] {
+            result.max_think[seat] = spent;
+            result.slowest[seat] = pos.to_dpn();
+        }
+        if setup.movetime.is_some_and(|m| spent > m.mul_f64(0.9)) {
+            result.slow[seat] += 1;
+        }
+        let Some(turn) = turn else { break };
+        pos.play(&turn).expect("bots play legal turns");
+        result.turns += 1;
+    }
+    result.outcome = pos.outcome();
+    result.last = pos.to_dpn();
+    match result.outcome {
+        Outcome::Winner(w) => result.scores[w.index()] = 1.0,
+        Outcome::Draw(d) => {
+            for p in d.iter() {
+                result.scores[p.index()] = 1.0 / d.len() as f64;
+            }
+        }
+        Outcome::Ongoing => {}
+    }
+    result
+}
+
+/// The seats of game `game` of a match: `tested` in seat `game % 4`, `other` elsewhere, so
+/// over every four games the tested agent plays each seat once.
+pub fn rotated_seats(tested: Agent, other: Agent, game: usize) -> [Agent; 4] {
+    let mut seats = [other; 4];
+    seats[game % 4] = tested;
+    seats
+}
+
+/// Mean and the half-width of its 95 % confidence interval (normal approximation, sample
+/// standard deviation) of per-game scores.
+pub fn mean_ci95(scores: &[f64]) -> (f64, f64) {
+    let n = scores.len() as f64;
+    if scores.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mean = scores.iter().sum::<f64>() / n;
+    if scores.len() < 2 {
+        return (mean, f64::NAN);
+    }
+    let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, 1.96 * (var / n).sqrt())
+}
+
+/// The army sitting in seat `i`.
+pub fn seat_army(i: usize) -> Army {
+    Army::from_index(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agents_parse_and_seats_rotate() {
+        assert_eq!("maxn2".parse::<Agent>(), Ok(Agent::MaxN2));
+        assert_eq!("hard".parse::<Agent>(), Ok(Agent::Level(Level::Hard)));
+        assert!("strong".parse::<Agent>().is_err());
+        let s = rotated_seats(Agent::MaxN2, Agent::Level(Level::Easy), 6);
+        assert_eq!(s[2], Agent::MaxN2);
+        assert_eq!(s.iter().filter(|a| **a == Agent::MaxN2).count(), 1);
+        let (m, h) = mean_ci95(&[1.0, 0.0, 1.0, 0.0]);
+        assert!((m - 0.5).abs() < 1e-12 && h > 0.5);
+    }
+
+    #[test]
+    fn a_short_game_ends() {
+        let r = play_game(&GameSetup {
+            seats: [
+                Agent::Level(Level::Random),
+                Agent::Level(Level::Easy),
+                // The baseline is slow unoptimised; the debug run keeps the game quick.
+                if cfg!(debug_assertions) {
+                    Agent::Level(Level::Medium)
+                } else {
+                    Agent::MaxN2
+                },
+                Agent::Level(Level::Random),
+            ],
+            movetime: None,
+            nodes: Some(500),
+            turn_limit: 10,
+            seed: 3,
+            tt_bytes: 1 << 16,
+        });
+        assert_ne!(r.outcome, Outcome::Ongoing);
+        assert!((r.scores.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,42 @@
+//! # djambi-engine
+//!
+//! Bots for Djambi over `djambi-core`: an evaluation ([`eval`]), a Paranoid alpha-beta search
+//! with iterative deepening, a transposition table and quiescence ([`search`]), time and node
+//! limits ([`time`]), four [`Level`]s, the Max-N-2 material baseline the arena measures them
+//! against ([`search::maxn`]), and the arena itself ([`arena`]). `docs/ENGINE.md` explains the
+//! design and BENCHMARKS.md the measured strength.
+//!
+//! ```
+//! use djambi_core::Position;
+//! use djambi_engine::{Engine, EngineConfig, Level, Limits};
+//!
+//! let mut engine = Engine::new(EngineConfig { tt_bytes: 1 << 20, seed: 7 });
+//! let pos = Position::new();
+//! let report = engine.think(&pos, Level::Hard, &Limits::nodes(5_000)).unwrap();
+//! assert!(pos.is_legal(&report.best));
+//! // Same seed, same budget: the same turn.
+//! let again = Engine::new(EngineConfig { tt_bytes: 1 << 20, seed: 7 })
+//!     .think(&pos, Level::Hard, &Limits::nodes(5_000))
+//!     .unwrap();
+//! assert_eq!(again.best, report.best);
+//! // A bot seat accepts a draw offer when it is losing.
+//! assert!(!engine.assess(&pos, pos.to_move().unwrap()).losing);
+//! ```
+
+pub mod arena;
+mod engine;
+pub mod eval;
+mod level;
+mod rng;
+pub mod search;
+pub mod time;
+mod tt;
+mod zobrist;
+
+pub use engine::{
+    ASSESS_NODES, DEFAULT_MOVETIME, Engine, EngineConfig, GameOver, MEDIUM_NODES, Report,
+};
+pub use eval::{Assessment, assess};
+pub use level::{Level, ParseLevelError};
+pub use rng::Rng;
+pub use time::{Limits, process_budget};

@@ -1,0 +1,285 @@
+//! The search: iterative deepening over the Paranoid alpha-beta search (`paranoid.rs`), with a
+//! transposition table, move ordering (`ordering.rs`) and representative placements
+//! (`placement.rs`); plus the Max-N-2 material baseline (`maxn.rs`) and the one-ply players of
+//! the low levels (`greedy.rs`).
+//!
+//! Every buffer is allocated when the searcher is made and reused: one list of legal turns and
+//! one list of scored turns per ply, so a search allocates nothing per node.
+
+pub mod greedy;
+pub mod maxn;
+pub(crate) mod ordering;
+pub(crate) mod paranoid;
+pub(crate) mod placement;
+
+use std::time::Instant;
+
+use djambi_core::{Player, Position, Turn};
+
+use crate::eval::{self, WIN_THRESHOLD};
+use crate::rng::Rng;
+use crate::time::{Clock, Limits};
+use crate::tt::Tt;
+use crate::zobrist::hash;
+use ordering::Ordering;
+use paranoid::{INF, PER_GROUP};
+use placement::{PlaceCtx, reduce};
+
+/// The deepest iteration iterative deepening starts.
+pub const MAX_DEPTH: i32 = 32;
+
+/// Plies of buffers: the deepest iteration plus quiescence.
+const MAX_PLY: usize = MAX_DEPTH as usize + paranoid::QDEPTH + 4;
+
+/// Turns a buffer holds before it would grow (the largest positions seen have about 2 000).
+const BUFFER_TURNS: usize = 4096;
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub(crate) struct Outcome {
+    pub best: Turn,
+    pub score: i32,
+    pub depth: u32,
+}
+
+/// One search's state and its reusable memory.
+pub(crate) struct Searcher {
+    pub(crate) tt: Tt,
+    pub(crate) raw: Vec<Vec<Turn>>,
+    pub(crate) moves: Vec<Vec<(Turn, i32)>>,
+    pub(crate) ordering: Ordering,
+    pub(crate) nodes: u64,
+    pub(crate) root: Player,
+    pub(crate) clock: Clock,
+    pub(crate) max_ply: usize,
+    root_moves: Vec<(Turn, i32)>,
+    searches: u64,
+}
+
+impl Searcher {
+    pub(crate) fn new(tt_bytes: usize) -> Searcher {
+        Searcher {
+            tt: Tt::new(tt_bytes),
+            raw: (0..MAX_PLY)
+                .map(|_| Vec::with_capacity(BUFFER_TURNS))
+                .collect(),
+            moves: (0..MAX_PLY)
+                .map(|_| Vec::with_capacity(BUFFER_TURNS))
+                .collect(),
+            ordering: Ordering::new(MAX_PLY),
+            nodes: 0,
+            root: Player::Red,
+            clock: Clock::new(&Limits::default(), Instant::now()),
+            max_ply: MAX_PLY,
+            root_moves: Vec::with_capacity(BUFFER_TURNS),
+            searches: 0,
+        }
+    }
+
+    /// Resets everything a search remembers, so each search depends only on its inputs.
+    fn begin(&mut self, root: Player, limits: &Limits, start: Instant) {
+        self.searches += 1;
+        self.tt.new_search(crate::rng::mix(self.searches));
+        self.ordering.clear();
+        self.nodes = 0;
+        self.root = root;
+        self.clock = Clock::new(limits, start);
+    }
+
+    /// Iterative deepening from `pos` (a game in progress) for the player to move, within
+    /// `limits` and at most `max_depth` plies. The first pass (every root turn played and
+    /// evaluated) always completes, so even a 1 ms search has a sensible answer.
+    pub(crate) fn think(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        max_depth: i32,
+        start: Instant,
+        rng: &mut Rng,
+    ) -> Option<Outcome> {
+        let root = pos.to_move()?;
+        self.begin(root, limits, start);
+        let mut root_moves = std::mem::take(&mut self.root_moves);
+        self.root_list(pos, rng, &mut root_moves);
+        let mut best = Outcome {
+            best: root_moves[0].0,
+            score: root_moves[0].1,
+            depth: 0,
+        };
+        if root_moves.len() > 1 {
+            for depth in 1..=max_depth.min(MAX_DEPTH) {
+                if depth > 1 && !self.clock.may_start_iteration(self.nodes) {
+                    break;
+                }
+                let (iteration, complete) = self.root_iteration(pos, depth, &mut root_moves);
+                if let Some((t, s)) = iteration {
+                    best = Outcome {
+                        best: t,
+                        score: s,
+                        depth: if complete { depth as u32 } else { best.depth },
+                    };
+                }
+                if !complete || best.score.abs() >= WIN_THRESHOLD {
+                    break;
+                }
+                // Stable: equal scores keep the previous (seeded) order.
+                root_moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+            }
+        }
+        self.root_moves = root_moves;
+        Some(best)
+    }
+
+    /// One iteration at the root. Returns the best turn found and whether every root turn was
+    /// searched. A stopped iteration still returns its best turn when at least the first turn
+    /// (the previous iteration's best) was searched to the full depth: any turn that beat it
+    /// did so at the new depth.
+    fn root_iteration(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        root_moves: &mut [(Turn, i32)],
+    ) -> (Option<(Turn, i32)>, bool) {
+        let mut alpha = -INF;
+        let mut best: Option<(Turn, i32)> = None;
+        let key = hash(pos, self.root);
+        for entry in root_moves.iter_mut() {
+            self.nodes += 1;
+            let mut child = *pos;
+            child.play_unchecked(&entry.0);
+            let s = self.search(&child, depth - 1, 1, alpha, INF);
+            if self.clock.stopped() {
+                return (best, false);
+            }
+            entry.1 = s;
+            if best.is_none() || s > alpha {
+                alpha = s;
+                best = Some((entry.0, s));
+            }
+        }
+        if let Some((t, s)) = best {
+            self.tt.store(
+                key,
+                Some(t),
+                paranoid::to_tt(s, 0),
+                depth as u8,
+                crate::tt::Bound::Exact,
+            );
+        }
+        (best, true)
+    }
+
+    /// The root's turns: the legal turns with representative placements, plus for each group
+    /// of placements the one that evaluates best after one ply (the root can afford to look at
+    /// every placement once). Ordered by that one-ply score, ties in seeded random order.
+    fn root_list(&mut self, pos: &Position, rng: &mut Rng, out: &mut Vec<(Turn, i32)>) {
+        let mut raw = std::mem::take(&mut self.raw[0]);
+        pos.legal_turns_into(&mut raw);
+        out.clear();
+        let ctx = PlaceCtx::new(pos);
+        reduce(pos, &ctx, &raw, PER_GROUP, |t| out.push((t, 0)));
+        // The best-scoring placement of each group, if the representatives missed it.
+        let mut i = 0;
+        while i < raw.len() {
+            let mut j = i + 1;
+            let same = |a: &Turn, b: &Turn| match (a.as_move(), b.as_move()) {
+                (Some(x), Some(y)) => {
+                    x.place.is_some()
+                        && y.place.is_some()
+                        && (x.from, x.to, x.victim, x.exit) == (y.from, y.to, y.victim, y.exit)
+                }
+                _ => false,
+            };
+            while j < raw.len() && same(&raw[i], &raw[j]) {
+                j += 1;
+            }
+            if j - i > PER_GROUP {
+                let mut top: Option<(Turn, i32)> = None;
+                for t in &raw[i..j] {
+                    let s = self.one_ply(pos, t);
+                    if top.is_none_or(|(_, b)| s > b) {
+                        top = Some((*t, s));
+                    }
+                }
+                if let Some((t, _)) = top
+                    && !out.iter().any(|(u, _)| *u == t)
+                {
+                    out.push((t, 0));
+                }
+            }
+            i = j;
+        }
+        self.raw[0] = raw;
+        // Seeded shuffle, then a stable sort on the one-ply score.
+        for k in (1..out.len()).rev() {
+            let r = rng.below(k + 1);
+            out.swap(k, r);
+        }
+        for entry in out.iter_mut() {
+            entry.1 = self.one_ply(pos, &entry.0);
+        }
+        out.sort_by_key(|m| std::cmp::Reverse(m.1));
+    }
+
+    fn one_ply(&mut self, pos: &Position, t: &Turn) -> i32 {
+        self.nodes += 1;
+        let mut child = *pos;
+        child.play_unchecked(t);
+        eval::terminal(&child, self.root, 1)
+    }
+
+    /// The value of `pos` for `player` (who need not be to move), searched within `limits`.
+    pub(crate) fn value(&mut self, pos: &Position, player: Player, limits: &Limits) -> i32 {
+        self.begin(player, limits, Instant::now());
+        if pos.is_game_over() {
+            return eval::terminal(pos, player, 0);
+        }
+        self.clock.disarm();
+        let mut value = self.search(pos, 1, 0, -INF, INF);
+        self.clock.arm();
+        for depth in 2..=MAX_DEPTH {
+            if !self.clock.may_start_iteration(self.nodes) {
+                break;
+            }
+            let v = self.search(pos, depth, 0, -INF, INF);
+            if self.clock.stopped() {
+                break;
+            }
+            value = v;
+        }
+        value
+    }
+
+    /// The expected line from `pos`, read back from the table (each turn checked legal).
+    pub(crate) fn pv(&self, pos: &Position, first: Turn, max: usize) -> Vec<Turn> {
+        let mut line = vec![first];
+        let mut p = *pos;
+        p.play_unchecked(&first);
+        while line.len() < max && !p.is_game_over() {
+            let Some(t) = self.tt.probe(hash(&p, self.root)).and_then(|h| h.mv) else {
+                break;
+            };
+            if !p.is_legal(&t) {
+                break;
+            }
+            line.push(t);
+            p.play_unchecked(&t);
+        }
+        line
+    }
+
+    /// Nodes searched by the last search.
+    pub(crate) fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The table's memory.
+    pub(crate) fn tt_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    /// Time since the last search started.
+    pub(crate) fn elapsed(&self) -> std::time::Duration {
+        self.clock.elapsed()
+    }
+}

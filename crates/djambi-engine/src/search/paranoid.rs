@@ -1,0 +1,221 @@
+//! The Paranoid search (Sturtevant & Korf 2000): the root player maximises its score and every
+//! other player is assumed to minimise it, which turns the four-player game into a two-sided one
+//! where alpha-beta pruning applies. The real turn order of the rules is followed (bonus turns of
+//! the ruler included, R8.3–R8.5), so a node is a max node exactly when the root player is to
+//! move. Scores are from the root player's point of view (see [`crate::eval`]).
+//!
+//! Leaves go through a quiescence search over kills, so the evaluation is not taken in the
+//! middle of an exchange (a chief about to be taken looks as lost as it is).
+
+use djambi_core::{Position, Turn};
+
+use crate::eval::{self, WIN, WIN_THRESHOLD};
+use crate::search::Searcher;
+use crate::search::ordering::pick_next;
+use crate::search::placement::{PlaceCtx, reduce_if, victim};
+use crate::tt::Bound;
+use crate::zobrist::hash;
+
+/// Larger than any score.
+pub(crate) const INF: i32 = WIN + 10_000;
+
+/// Plies of kills the quiescence search follows at most.
+pub(crate) const QDEPTH: usize = 4;
+
+/// Placements kept per group inside the tree.
+pub(crate) const PER_GROUP: usize = 3;
+
+impl Searcher {
+    /// The Paranoid value of `pos` searched `depth` plies deep, `ply` plies below the root, in
+    /// the window `(alpha, beta)` (fail-soft). Returns 0 when stopped (the caller checks).
+    pub(crate) fn search(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.clock.should_stop(self.nodes) {
+            return 0;
+        }
+        let Some(mover) = pos.to_move() else {
+            return eval::terminal(pos, self.root, ply);
+        };
+        if !pos.is_alive(self.root) {
+            return -WIN + ply as i32;
+        }
+        if depth <= 0 || ply + QDEPTH + 2 >= self.max_ply {
+            return self.qsearch(pos, ply, alpha, beta, QDEPTH);
+        }
+        let key = hash(pos, self.root);
+        let hit = self.tt.probe(key);
+        if let Some(h) = hit
+            && i32::from(h.depth) >= depth
+        {
+            let s = from_tt(h.score, ply);
+            match h.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
+            }
+        }
+        let tt_move = hit.and_then(|h| h.mv);
+        let maximizing = mover == self.root;
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        self.generate(pos, ply, tt_move, false, &mut list);
+        let (alpha0, beta0) = (alpha, beta);
+        let mut best = if maximizing { -INF } else { INF };
+        let mut best_move = None;
+        for i in 0..list.len() {
+            pick_next(&mut list, i);
+            let t = list[i].0;
+            let mut child = *pos;
+            child.play_unchecked(&t);
+            let s = self.search(&child, depth - 1, ply + 1, alpha, beta);
+            if self.clock.stopped() {
+                self.moves[ply] = list;
+                return 0;
+            }
+            if maximizing {
+                if s > best {
+                    best = s;
+                    best_move = Some(t);
+                    alpha = alpha.max(s);
+                }
+            } else if s < best {
+                best = s;
+                best_move = Some(t);
+                beta = beta.min(s);
+            }
+            if alpha >= beta {
+                self.ordering.cutoff(pos, ply, t, depth);
+                break;
+            }
+        }
+        self.moves[ply] = list;
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.tt
+            .store(key, best_move, to_tt(best, ply), depth.min(63) as u8, bound);
+        best
+    }
+
+    /// Quiescence: the side to move may stand pat (take the static evaluation) or play a kill
+    /// (one representative placement each), for `qdepth` more plies.
+    fn qsearch(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        qdepth: usize,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.clock.should_stop(self.nodes) {
+            return 0;
+        }
+        let Some(mover) = pos.to_move() else {
+            return eval::terminal(pos, self.root, ply);
+        };
+        if !pos.is_alive(self.root) {
+            return -WIN + ply as i32;
+        }
+        let stand = eval::share(pos, self.root);
+        let maximizing = mover == self.root;
+        if maximizing {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else {
+            if stand <= alpha {
+                return stand;
+            }
+            beta = beta.min(stand);
+        }
+        if qdepth == 0 {
+            return stand;
+        }
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        self.generate(pos, ply, None, true, &mut list);
+        let mut best = stand;
+        for i in 0..list.len() {
+            pick_next(&mut list, i);
+            let t = list[i].0;
+            let mut child = *pos;
+            child.play_unchecked(&t);
+            let s = self.qsearch(&child, ply + 1, alpha, beta, qdepth - 1);
+            if self.clock.stopped() {
+                self.moves[ply] = list;
+                return 0;
+            }
+            if maximizing {
+                if s > best {
+                    best = s;
+                    alpha = alpha.max(s);
+                }
+            } else if s < best {
+                best = s;
+                beta = beta.min(s);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.moves[ply] = list;
+        best
+    }
+
+    /// Fills `out` with the turns to search at this node and their ordering scores: the legal
+    /// turns with representative placements (kills only, one placement each, in quiescence).
+    pub(crate) fn generate(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        tt_move: Option<Turn>,
+        kills_only: bool,
+        out: &mut Vec<(Turn, i32)>,
+    ) {
+        let mut raw = std::mem::take(&mut self.raw[ply]);
+        pos.legal_turns_into(&mut raw);
+        out.clear();
+        let ctx = PlaceCtx::new(pos);
+        let per_group = if kills_only { 1 } else { PER_GROUP };
+        let ordering = &self.ordering;
+        let wanted = |t: &Turn| !kills_only || victim(pos, t).is_some();
+        reduce_if(pos, &ctx, &raw, per_group, wanted, |t| {
+            out.push((t, ordering.score(pos, ply, &t, tt_move)));
+        });
+        self.raw[ply] = raw;
+    }
+}
+
+/// A score as stored in the table: forced wins and losses relative to the node, not the root.
+pub(crate) fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score + ply as i32
+    } else if score <= -WIN_THRESHOLD {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`to_tt`].
+pub(crate) fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score - ply as i32
+    } else if score <= -WIN_THRESHOLD {
+        score + ply as i32
+    } else {
+        score
+    }
+}

@@ -1,0 +1,267 @@
+//! Representative placements. A kill by a Chief or a Militant, a Diplomat's displacement and a
+//! Necromobile's carry each end with a free choice of square (R10.1): about fifty turns that
+//! differ only in where a corpse or a piece is set down, and a thousand for turns that act in the
+//! maze (exit × placement). Searching them all would spend the whole tree on equivalent choices,
+//! so the search keeps, for each group of turns that differ only in their placement, a few
+//! squares that stand for the choices that matter:
+//!
+//! - **encircle**: for a corpse, the empty square next to an enemy chief (off the maze) that
+//!   brings it closest to encirclement (R9.3) — most corpses already round it, no Necromobile to
+//!   save it;
+//! - **trap**: for a displaced enemy chief, the square most closed in by corpses (possibly an
+//!   encirclement at once), and the maze itself (to block it with the hostage chief, or to set a
+//!   chief up as a target);
+//! - **home**: the mover's own start square, the natural "put it down where I was";
+//! - **far**: the square farthest from the mover's own chief (a displaced enemy piece, or a corpse
+//!   that must not wall in the mover's chief).
+//!
+//! Every turn kept is one of the position's legal turns, copied from the generator's list.
+
+use djambi_core::{Army, Controller, Position, Role, Square, Turn};
+
+/// Per-node facts about squares, computed once per position.
+pub(crate) struct PlaceCtx {
+    /// Corpse placement value next to enemy chiefs (0: no enemy chief beside it).
+    encircle: [i8; 81],
+    /// Distance (king moves) from the mover's nearest own chief; squares next to it are -1.
+    far: [i8; 81],
+}
+
+impl PlaceCtx {
+    pub(crate) fn new(pos: &Position) -> PlaceCtx {
+        let board = pos.board();
+        let mover = pos.to_move();
+        let mut ctx = PlaceCtx {
+            encircle: [0; 81],
+            far: [8; 81],
+        };
+        let scan = crate::eval::material::scan(board);
+        if let Some(c) = mover.and_then(|m| scan.chief[m.index()]) {
+            for sq in Square::ALL {
+                let d = sq
+                    .file()
+                    .abs_diff(c.file())
+                    .max(sq.rank().abs_diff(c.rank())) as i8;
+                ctx.far[sq.index()] = if d <= 1 { -1 } else { d };
+            }
+        }
+        for army in Army::ALL {
+            let Controller::Player(p) = pos.control(army) else {
+                continue;
+            };
+            if p != army || Some(p) == mover {
+                continue;
+            }
+            let Some(chief) = scan.chief[p.index()] else {
+                continue;
+            };
+            if chief.is_maze() {
+                continue;
+            }
+            let has_necro = Army::ALL.into_iter().any(|a| {
+                pos.control(a) == Controller::Player(p) && scan.necromobiles[a.index()] > 0
+            });
+            let corpses = chief.neighbours().filter(|n| board[*n].is_corpse()).count() as i8;
+            let value = 1 + 2 * corpses + if has_necro { 0 } else { 6 };
+            for n in chief.neighbours() {
+                if board[n].is_empty() {
+                    let e = &mut ctx.encircle[n.index()];
+                    *e = (*e).max(value);
+                }
+            }
+        }
+        ctx
+    }
+}
+
+/// How closed in by corpses a square is, for setting down an enemy chief: corpses around it
+/// count, open neighbours count against (all corpses: encircled at once, R9.3).
+fn trap(board: &djambi_core::Board, sq: Square) -> i32 {
+    let mut v = 0;
+    for n in sq.neighbours() {
+        v += if board[n].is_corpse() { 4 } else { -1 };
+    }
+    v
+}
+
+/// What is set down at the end of a group of turns.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Placed {
+    Corpse,
+    Piece,
+    Chief,
+}
+
+/// Calls `keep` with the turns of `all` (a position's legal turns, in generator order) that the
+/// search considers: every turn without a placement, and up to `per_group` representative
+/// placements of each group of turns differing only in their placement (`per_group` ≥ 1).
+pub(crate) fn reduce(
+    pos: &Position,
+    ctx: &PlaceCtx,
+    all: &[Turn],
+    per_group: usize,
+    keep: impl FnMut(Turn),
+) {
+    reduce_if(pos, ctx, all, per_group, |_| true, keep)
+}
+
+/// Like [`reduce`], for the turns (and groups of turns) that `wanted` accepts: it is asked once
+/// per group, with the group's first turn (every turn of a group moves the same piece to the same
+/// square and acts on the same victim).
+pub(crate) fn reduce_if(
+    pos: &Position,
+    ctx: &PlaceCtx,
+    all: &[Turn],
+    per_group: usize,
+    wanted: impl Fn(&Turn) -> bool,
+    mut keep: impl FnMut(Turn),
+) {
+    let board = pos.board();
+    let mut i = 0;
+    while i < all.len() {
+        let t = all[i];
+        let Turn::Move(m) = t else {
+            if wanted(&t) {
+                keep(t);
+            }
+            i += 1;
+            continue;
+        };
+        if m.place.is_none() {
+            if wanted(&t) {
+                keep(t);
+            }
+            i += 1;
+            continue;
+        }
+        // The group: consecutive turns with the same piece, destination, victim and exit.
+        let mut j = i + 1;
+        while j < all.len() {
+            match all[j] {
+                Turn::Move(n)
+                    if n.from == m.from
+                        && n.to == m.to
+                        && n.victim == m.victim
+                        && n.exit == m.exit
+                        && n.place.is_some() =>
+                {
+                    j += 1
+                }
+                _ => break,
+            }
+        }
+        let group = &all[i..j];
+        if !wanted(&t) {
+            i = j;
+            continue;
+        }
+        let mover_role = board[m.from].role();
+        let placed = match mover_role {
+            Some(Role::Diplomat) => {
+                if board[m.to].role() == Some(Role::Chief) {
+                    Placed::Chief
+                } else {
+                    Placed::Piece
+                }
+            }
+            _ => Placed::Corpse,
+        };
+        let mut picks: [Option<Square>; 4] = [None; 4];
+        let mut best = [i32::MIN; 4];
+        for g in group {
+            let Some(p) = g.as_move().and_then(|x| x.place) else {
+                continue;
+            };
+            let k = p.index();
+            // Category 0: encircle (corpses) or trap (chiefs); 1: home; 2: far; 3: maze.
+            let cat0 = match placed {
+                Placed::Corpse if ctx.encircle[k] > 0 && !p.is_maze() => {
+                    i32::from(ctx.encircle[k]) * 16 + i32::from(ctx.far[k])
+                }
+                Placed::Chief if !p.is_maze() => trap(board, p),
+                _ => i32::MIN,
+            };
+            let scores = [
+                cat0,
+                if p == m.from { 1 } else { i32::MIN },
+                if p.is_maze() {
+                    i32::MIN
+                } else {
+                    i32::from(ctx.far[k])
+                },
+                if p.is_maze() { 1 } else { i32::MIN },
+            ];
+            for c in 0..4 {
+                if scores[c] > best[c] {
+                    best[c] = scores[c];
+                    picks[c] = Some(p);
+                }
+            }
+        }
+        let mut kept = 0;
+        let order: [usize; 4] = match placed {
+            Placed::Corpse => [0, 1, 2, 3],
+            Placed::Chief => [0, 3, 2, 1],
+            Placed::Piece => [2, 1, 0, 3],
+        };
+        let mut chosen: [Option<Square>; 4] = [None; 4];
+        for c in order {
+            if kept >= per_group {
+                break;
+            }
+            if let Some(p) = picks[c]
+                && !chosen.contains(&Some(p))
+            {
+                chosen[kept] = Some(p);
+                kept += 1;
+            }
+        }
+        if kept == 0 {
+            chosen[0] = group[0].as_move().and_then(|x| x.place);
+        }
+        for g in group {
+            if chosen.contains(&g.as_move().and_then(|x| x.place)) {
+                keep(*g);
+            }
+        }
+        i = j;
+    }
+}
+
+/// Whether `t` kills, and whom: the living piece it kills, if any.
+pub(crate) fn victim(pos: &Position, t: &Turn) -> Option<djambi_core::Piece> {
+    let m = t.as_move()?;
+    let board = pos.board();
+    if let Some(v) = m.victim {
+        return board[v].piece();
+    }
+    let mover = board[m.from].piece()?;
+    let target = board[m.to].piece()?;
+    match mover.role {
+        Role::Chief | Role::Militant | Role::Assassin => Some(target),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use djambi_core::Rules;
+
+    #[test]
+    fn groups_shrink_and_stay_legal() {
+        // The benchmark's maze position: over a thousand turns.
+        let p = Position::from_dpn(
+            "1ArMr3MbRbCb/RrDrMr3MbDbAb/MrMrNr4NbMb/9/4Cr4/9/MgMgNg3NyMyMy/AgDgMg3MyDyRy/CgRgMg3MyAyCy b rbyg r 0 - 1 2",
+            Rules::default(),
+        )
+        .unwrap();
+        let all = p.legal_turns();
+        assert_eq!(all.len(), 1041);
+        let ctx = PlaceCtx::new(&p);
+        let mut kept = Vec::new();
+        reduce(&p, &ctx, &all, 3, |t| kept.push(t));
+        assert!(kept.len() < 200, "{}", kept.len());
+        assert!(kept.iter().all(|t| all.contains(t)));
+    }
+}
