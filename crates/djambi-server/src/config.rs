@@ -6,6 +6,9 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
+use crate::net::budget::{Allowance, BudgetConfig};
+use crate::net::{ConnLimits, TrustedProxies};
+
 /// The Djambi Online game server: serves the browser client, the HTTP API and live games over
 /// WebSocket, and stores every game in SQLite or Postgres.
 #[derive(Clone, Debug, Parser)]
@@ -57,11 +60,108 @@ pub struct Config {
     #[arg(long, env = "DJAMBI_MAX_LIVE_GAMES", default_value_t = 10_000)]
     pub max_live_games: usize,
 
-    /// Most sockets on one game (players and spectators together).
-    #[arg(long, env = "DJAMBI_MAX_CONNECTIONS_PER_GAME", default_value_t = 200)]
-    pub max_connections_per_game: usize,
+    /// Most spectator sockets on one game (seats always get in; they have their own cap).
+    #[arg(long, env = "DJAMBI_MAX_SPECTATORS_PER_GAME", default_value_t = 1000)]
+    pub max_spectators_per_game: usize,
 
-    /// Messages a client may send per second (a burst of twice as many is allowed).
+    /// Most sockets playing one seat; a new one closes the seat's oldest.
+    #[arg(long, env = "DJAMBI_MAX_SOCKETS_PER_SEAT", default_value_t = 4)]
+    pub max_sockets_per_seat: usize,
+
+    /// Reverse proxies whose `X-Forwarded-For` is believed: a comma-separated list of
+    /// addresses or networks (`127.0.0.1,10.0.0.0/8`). Without it the peer is the client.
+    #[arg(long, env = "DJAMBI_TRUSTED_PROXY", value_parser = parse_proxies, default_value = "")]
+    pub trusted_proxy: TrustedProxies,
+
+    /// Seconds a client has to send a request's headers; an idle keep-alive connection is
+    /// closed after as long.
+    #[arg(long, env = "DJAMBI_HEADER_READ_TIMEOUT_SECS", default_value_t = 10)]
+    pub header_read_timeout_secs: u64,
+
+    /// Seconds a WebSocket may stay silent: the server pings it after a third of that, and
+    /// closes it when nothing at all came back in this time.
+    #[arg(long, env = "DJAMBI_WS_IDLE_SECS", default_value_t = 90)]
+    pub ws_idle_secs: u64,
+
+    /// Most open connections (HTTP and WebSocket) in all.
+    #[arg(long, env = "DJAMBI_MAX_CONNECTIONS", default_value_t = 10_000)]
+    pub max_connections: usize,
+
+    /// Most open connections from one client address (an IPv6 /64 counts as one address).
+    #[arg(long, env = "DJAMBI_MAX_CONNECTIONS_PER_IP", default_value_t = 1024)]
+    pub max_connections_per_ip: usize,
+
+    /// Games one address may create or import at once (then `--create-per-minute`).
+    #[arg(long, env = "DJAMBI_CREATE_BURST", default_value_t = 100)]
+    pub create_burst: u32,
+
+    /// Games one address may create or import per minute, after its burst.
+    #[arg(long, env = "DJAMBI_CREATE_PER_MINUTE", default_value_t = 12)]
+    pub create_per_minute: u32,
+
+    /// Unfinished games created by one address at once (open and live).
+    #[arg(long, env = "DJAMBI_MAX_GAMES_PER_IP", default_value_t = 200)]
+    pub max_games_per_ip: usize,
+
+    /// Games created by one address still waiting for players at once.
+    #[arg(long, env = "DJAMBI_MAX_OPEN_GAMES_PER_IP", default_value_t = 20)]
+    pub max_open_games_per_ip: usize,
+
+    /// Hours a game waiting for players may go untouched (no claim, no chat) before it
+    /// expires (cancelled).
+    #[arg(long, env = "DJAMBI_EXPIRE_OPEN_HOURS", default_value_t = 168)]
+    pub expire_open_hours: u64,
+
+    /// WebSockets one address may open at once (then `--ws-connect-per-minute`).
+    #[arg(long, env = "DJAMBI_WS_CONNECT_BURST", default_value_t = 300)]
+    pub ws_connect_burst: u32,
+
+    /// WebSockets one address may open per minute, after its burst.
+    #[arg(long, env = "DJAMBI_WS_CONNECT_PER_MINUTE", default_value_t = 1800)]
+    pub ws_connect_per_minute: u32,
+
+    /// KiB of catch-up (snapshots and resent events) one address may receive at once.
+    #[arg(long, env = "DJAMBI_CATCHUP_BURST_KIB", default_value_t = 16 * 1024)]
+    pub catchup_burst_kib: u32,
+
+    /// KiB of catch-up one address may receive per minute, after its burst.
+    #[arg(long, env = "DJAMBI_CATCHUP_KIB_PER_MINUTE", default_value_t = 120 * 1024)]
+    pub catchup_kib_per_minute: u32,
+
+    /// Wrong seat tokens one address may present at once (claims and `hello`).
+    #[arg(long, env = "DJAMBI_BAD_TOKEN_BURST", default_value_t = 10)]
+    pub bad_token_burst: u32,
+
+    /// Wrong seat tokens one address may present per minute, after its burst.
+    #[arg(long, env = "DJAMBI_BAD_TOKEN_PER_MINUTE", default_value_t = 10)]
+    pub bad_token_per_minute: u32,
+
+    /// Pages of game history (`/api/games/{id}/events`) one address may read at once.
+    #[arg(long, env = "DJAMBI_HISTORY_BURST", default_value_t = 60)]
+    pub history_burst: u32,
+
+    /// Pages of game history one address may read per minute, after its burst.
+    #[arg(long, env = "DJAMBI_HISTORY_PER_MINUTE", default_value_t = 120)]
+    pub history_per_minute: u32,
+
+    /// Chat messages and whispers one socket may send at once (then `--chat-per-minute`).
+    #[arg(long, env = "DJAMBI_CHAT_BURST", default_value_t = 5)]
+    pub chat_burst: u32,
+
+    /// Chat messages and whispers one socket may send per minute, after its burst.
+    #[arg(long, env = "DJAMBI_CHAT_PER_MINUTE", default_value_t = 20)]
+    pub chat_per_minute: u32,
+
+    /// Chat messages and whispers one game accepts at once, from everyone together.
+    #[arg(long, env = "DJAMBI_GAME_CHAT_BURST", default_value_t = 20)]
+    pub game_chat_burst: u32,
+
+    /// Chat messages and whispers one game accepts per minute, after its burst.
+    #[arg(long, env = "DJAMBI_GAME_CHAT_PER_MINUTE", default_value_t = 60)]
+    pub game_chat_per_minute: u32,
+
+    /// Frames (text, binary, ping) a client may send per second (a burst of twice as many is
+    /// allowed); a socket that keeps sending past it is closed.
     #[arg(long, env = "DJAMBI_RATE_LIMIT", default_value_t = 20)]
     pub rate_limit: u32,
 
@@ -95,6 +195,28 @@ pub struct Config {
     #[arg(long, env = "DJAMBI_DB_CONNECTIONS", default_value_t = 8)]
     pub db_connections: u32,
 
+    /// Seconds to wait for a database connection; while the database is down, commands are
+    /// refused (`internal`, nothing changes) after this long, and it reconnects by itself.
+    #[arg(long, env = "DJAMBI_DB_TIMEOUT_SECS", default_value_t = 3)]
+    pub db_timeout_secs: u64,
+
+    /// Seconds a player must be away on its turn before the others may vote to hand its seat
+    /// to a bot or make it resign.
+    #[arg(long, env = "DJAMBI_ABSENT_GRACE_SECS", default_value_t = 120)]
+    pub absent_grace_secs: u64,
+
+    /// The shortest correspondence deadline a game may ask for, in seconds.
+    #[arg(long, env = "DJAMBI_MIN_TURN_DEADLINE_SECS", default_value_t = 3600)]
+    pub min_turn_deadline_secs: u64,
+
+    /// Threads the bots think on (default: the machine's cores minus one, at least one).
+    #[arg(long, env = "DJAMBI_BOT_THREADS")]
+    pub bot_threads: Option<usize>,
+
+    /// Each bot thread's transposition table, in MiB.
+    #[arg(long, env = "DJAMBI_BOT_HASH_MB", default_value_t = 16)]
+    pub bot_hash_mb: usize,
+
     /// Seconds a finished game with nobody connected stays in memory.
     #[arg(long, env = "DJAMBI_IDLE_SECS", default_value_t = 300)]
     pub idle_secs: u64,
@@ -103,6 +225,9 @@ pub struct Config {
     #[arg(long, env = "DJAMBI_SHUTDOWN_SECS", default_value_t = 10)]
     pub shutdown_secs: u64,
 }
+
+/// The database password `.env.example` ships with, which must be changed.
+pub const PLACEHOLDER_PASSWORD: &str = "change-me-to-a-long-random-string";
 
 /// How logs are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -160,6 +285,90 @@ impl Config {
     pub fn shutdown_timeout(&self) -> Duration {
         Duration::from_secs(self.shutdown_secs)
     }
+
+    /// Refuses settings that cannot be meant: the database password still the placeholder of
+    /// `.env.example` (a server must not run with a published password).
+    pub fn check(&self) -> Result<(), String> {
+        let password = self
+            .database_url
+            .split_once("://")
+            .and_then(|(_, rest)| rest.split_once('@'))
+            .and_then(|(credentials, _)| credentials.split_once(':'))
+            .map(|(_, password)| password);
+        if password.is_some_and(|p| p == PLACEHOLDER_PASSWORD || p.starts_with("change-me")) {
+            return Err(format!(
+                "the database password is still the placeholder of .env.example ({PLACEHOLDER_PASSWORD}): \
+                 set POSTGRES_PASSWORD in .env to a long random string (e.g. `openssl rand -hex 24`)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The address friends on the local network would use, when the server listens on every
+    /// interface (`--bind 0.0.0.0:…`): this machine's address on its default route, found
+    /// without sending anything.
+    pub fn lan_url(&self) -> Option<String> {
+        if !self.bind.ip().is_unspecified() {
+            return None;
+        }
+        let probe = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+        // Connecting a UDP socket sends nothing; it only picks the outgoing interface.
+        probe.connect("192.0.2.1:9").ok()?;
+        let ip = probe.local_addr().ok()?.ip();
+        (!ip.is_loopback() && !ip.is_unspecified())
+            .then(|| format!("http://{ip}:{}", self.bind.port()))
+    }
+
+    /// The connection caps.
+    pub fn conn_limits(&self) -> ConnLimits {
+        ConnLimits {
+            max_total: self.max_connections,
+            max_per_ip: self.max_connections_per_ip,
+        }
+    }
+
+    /// The per-address budgets.
+    pub fn budgets(&self) -> BudgetConfig {
+        let allowance = |burst, per_minute| Allowance { burst, per_minute };
+        BudgetConfig {
+            create: allowance(self.create_burst, self.create_per_minute),
+            ws_connect: allowance(self.ws_connect_burst, self.ws_connect_per_minute),
+            catchup_kib: allowance(self.catchup_burst_kib, self.catchup_kib_per_minute),
+            bad_token: allowance(self.bad_token_burst, self.bad_token_per_minute),
+            history: allowance(self.history_burst, self.history_per_minute),
+        }
+    }
+
+    /// Makes every per-address limit as large as it goes: for load generators and tests that
+    /// open thousands of games and sockets from one machine.
+    pub fn without_address_limits(&mut self) {
+        self.max_connections_per_ip = usize::MAX;
+        self.max_connections = usize::MAX;
+        self.max_games_per_ip = usize::MAX;
+        self.max_open_games_per_ip = usize::MAX;
+        for burst in [
+            &mut self.create_burst,
+            &mut self.ws_connect_burst,
+            &mut self.catchup_burst_kib,
+            &mut self.bad_token_burst,
+            &mut self.history_burst,
+        ] {
+            *burst = u32::MAX / 2;
+        }
+        for rate in [
+            &mut self.create_per_minute,
+            &mut self.ws_connect_per_minute,
+            &mut self.catchup_kib_per_minute,
+            &mut self.bad_token_per_minute,
+            &mut self.history_per_minute,
+        ] {
+            *rate = u32::MAX / 2;
+        }
+    }
+}
+
+fn parse_proxies(s: &str) -> Result<TrustedProxies, String> {
+    TrustedProxies::parse(s)
 }
 
 #[cfg(test)]
@@ -173,6 +382,23 @@ mod tests {
         for arg in Config::command().get_arguments() {
             assert!(arg.get_help().is_some(), "{} has no help", arg.get_id());
         }
+    }
+
+    #[test]
+    fn the_placeholder_password_is_refused() {
+        let c = Config::parse_from([
+            "djambi-server",
+            "--database-url",
+            "postgres://djambi:change-me-to-a-long-random-string@db:5432/djambi",
+        ]);
+        assert!(c.check().unwrap_err().contains("placeholder"));
+        let c = Config::parse_from([
+            "djambi-server",
+            "--database-url",
+            "postgres://djambi:9f1c2e7a@db:5432/djambi",
+        ]);
+        assert!(c.check().is_ok());
+        assert!(Config::parse_from(["djambi-server"]).check().is_ok());
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! The HTTP API's one error type: every failure becomes `{"error": {"code", "message"}}` with a
 //! stable code, and database errors are logged, never shown.
 
+use std::time::Duration;
+
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::protocol::http::{ErrorBody, ErrorDetail};
@@ -32,12 +34,23 @@ pub enum AppError {
     /// 409: no seat is free to claim.
     #[error("{0}")]
     NoOpenSeat(String),
+    /// 409: the game has started; what was asked is for before the start.
+    #[error("{0}")]
+    Started(String),
     /// 422: the imported record is not a valid game.
     #[error("{0}")]
     InvalidRecord(String),
     /// 503: the server cannot take this now (database down, too many games, shutting down).
     #[error("{0}")]
     Unavailable(String),
+    /// 429: this client asked for too much; it may try again after `retry_after`.
+    #[error("{message}")]
+    RateLimited {
+        /// For people.
+        message: String,
+        /// How long until it may try again.
+        retry_after: Duration,
+    },
     /// 500: something failed inside; the details are in the log only.
     #[error("internal error")]
     Internal,
@@ -54,8 +67,10 @@ impl AppError {
             AppError::MethodNotAllowed => "method_not_allowed",
             AppError::SeatTaken(_) => "seat_taken",
             AppError::NoOpenSeat(_) => "no_open_seat",
+            AppError::Started(_) => "started",
             AppError::InvalidRecord(_) => "invalid_record",
             AppError::Unavailable(_) => "unavailable",
+            AppError::RateLimited { .. } => "rate_limited",
             AppError::Internal => "internal",
         }
     }
@@ -68,9 +83,12 @@ impl AppError {
             AppError::BadToken => StatusCode::FORBIDDEN,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            AppError::SeatTaken(_) | AppError::NoOpenSeat(_) => StatusCode::CONFLICT,
+            AppError::SeatTaken(_) | AppError::NoOpenSeat(_) | AppError::Started(_) => {
+                StatusCode::CONFLICT
+            }
             AppError::InvalidRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -78,6 +96,15 @@ impl AppError {
     /// The "no such game" error.
     pub fn no_game(id: impl std::fmt::Display) -> AppError {
         AppError::NotFound(format!("no game {id}"))
+    }
+
+    /// The "too much; wait" error: `what` and when to try again.
+    pub fn rate_limited(what: &str, wait: Duration) -> AppError {
+        let secs = wait.as_secs().max(1);
+        AppError::RateLimited {
+            message: format!("{what}; try again in {secs} s"),
+            retry_after: Duration::from_secs(secs),
+        }
     }
 }
 
@@ -97,6 +124,12 @@ impl IntoResponse for AppError {
                 message: self.to_string(),
             },
         };
-        (self.status(), Json(body)).into_response()
+        let mut response = (self.status(), Json(body)).into_response();
+        if let AppError::RateLimited { retry_after, .. } = &self
+            && let Ok(value) = HeaderValue::from_str(&retry_after.as_secs().to_string())
+        {
+            response.headers_mut().insert(header::RETRY_AFTER, value);
+        }
+        response
     }
 }

@@ -20,6 +20,7 @@ pub mod error;
 pub mod game;
 pub mod http;
 pub mod metrics;
+pub mod net;
 pub mod protocol;
 pub mod store;
 pub mod token;
@@ -28,6 +29,7 @@ pub mod ws;
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -38,8 +40,12 @@ use tower_http::trace::TraceLayer;
 pub use config::{Config, LogFormat};
 pub use error::AppError;
 
-use crate::game::{Limits, Registry};
+use crate::game::bots::BotPool;
+use crate::game::history::History;
+use crate::game::{Limits, Registry, RegistryLimits};
 use crate::metrics::Metrics;
+use crate::net::budget::Allowance;
+use crate::net::{Budgets, ConnTracker, NetConfig};
 use crate::store::{Store, StoreError, StoreOptions};
 use crate::ws::WsContext;
 
@@ -56,6 +62,12 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     /// What the WebSocket connections share.
     pub ws: Arc<WsContext>,
+    /// The per-address budgets.
+    pub budgets: Arc<Budgets>,
+    /// The open connections, under their caps.
+    pub conns: Arc<ConnTracker>,
+    /// Rebuilds pages of game history off the actors.
+    pub history: Arc<History>,
 }
 
 impl AppState {
@@ -65,6 +77,7 @@ impl AppState {
         let options = StoreOptions {
             max_connections: config.db_connections,
             commit_batch: config.commit_batch,
+            connect_timeout: Duration::from_secs(config.db_timeout_secs.max(1)),
         };
         let store = Store::connect(&config.database_url, &options, metrics.clone()).await?;
         store.migrate().await?;
@@ -74,39 +87,73 @@ impl AppState {
             event_buffer: config.event_buffer,
             max_chat_chars: config.max_chat_chars,
             max_name_chars: config.max_name_chars,
-            max_connections_per_game: config.max_connections_per_game,
+            max_spectators: config.max_spectators_per_game,
+            max_sockets_per_seat: config.max_sockets_per_seat,
+            game_chat: Allowance {
+                burst: config.game_chat_burst,
+                per_minute: config.game_chat_per_minute,
+            },
             recent_chat: Limits::default().recent_chat,
             idle: config.idle(),
+            absent_grace: Duration::from_secs(config.absent_grace_secs),
+            min_turn_deadline: Duration::from_secs(config.min_turn_deadline_secs),
         };
         let registry = Arc::new(Registry::new(
             store.clone(),
             metrics.clone(),
             limits,
-            config.max_live_games,
+            RegistryLimits {
+                max_live_games: config.max_live_games,
+                max_games_per_ip: config.max_games_per_ip,
+                max_open_games_per_ip: config.max_open_games_per_ip,
+            },
             config.base_url(),
+            BotPool::new(
+                config.bot_threads.unwrap_or_else(BotPool::default_threads),
+                config.bot_hash_mb.saturating_mul(1 << 20),
+            ),
         ));
-        match registry.restore_all().await {
+        // The server's downtime, if it was down: running clocks are paused for it.
+        let down_since = store.last_alive().await.ok().flatten();
+        match registry.restore_all(down_since).await {
             Ok(n) => tracing::info!(games = n, "unfinished games restored"),
             Err(e) => tracing::error!(error = %e, "could not list unfinished games"),
         }
+        let budgets = Arc::new(Budgets::new(config.budgets()));
         let ws = Arc::new(WsContext {
             metrics: metrics.clone(),
+            budgets: budgets.clone(),
             max_message_bytes: config.max_message_bytes,
             rate_limit: config.rate_limit,
+            chat: Allowance {
+                burst: config.chat_burst,
+                per_minute: config.chat_per_minute,
+            },
             connection_queue: config.connection_queue,
-            write_timeout: std::time::Duration::from_secs(config.write_timeout_secs.max(1)),
+            write_timeout: Duration::from_secs(config.write_timeout_secs.max(1)),
+            idle: Duration::from_secs(config.ws_idle_secs.max(3)),
             next_conn: AtomicU64::new(1),
             tasks: TaskTracker::new(),
             closing: tokio_util::sync::CancellationToken::new(),
         });
+        let conns = ConnTracker::new(config.conn_limits(), metrics.clone());
         Ok(AppState {
             config: Arc::new(config),
             store,
             registry,
             metrics,
             ws,
+            budgets,
+            conns,
+            history: Arc::new(History::new(history_threads())),
         })
     }
+}
+
+/// Blocking threads that may rebuild history at once: all cores but one, so a flood of history
+/// requests cannot take the core the games run on.
+fn history_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
 }
 
 /// The whole application as a router (tests can drive it without a socket).
@@ -123,7 +170,8 @@ pub fn app(state: AppState) -> Router {
 /// Serves `state` on `listener` until `shutdown` completes, then shuts down gracefully: stops
 /// accepting, lets every game finish the commands it was sent (their commits included), tells
 /// every connected client `{"type":"restarting"}` and closes its socket, and closes the
-/// database.
+/// database. Meanwhile a housekeeping task forgets idle addresses in the budgets and expires
+/// games nobody claimed.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
@@ -132,13 +180,17 @@ pub async fn serve(
     let addr = listener.local_addr()?;
     tracing::info!("listening on http://{addr}");
     let router = app(state.clone());
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            tracing::info!("shutting down: no new connections");
-        })
-        .await?;
+    let net = NetConfig {
+        proxies: state.config.trusted_proxy.clone(),
+        tracker: state.conns.clone(),
+        header_read_timeout: Duration::from_secs(state.config.header_read_timeout_secs.max(1)),
+    };
+    let housekeeping = tokio::spawn(housekeeping(state.clone()));
     let timeout = state.config.shutdown_timeout();
+    net::serve(listener, router, net, shutdown, timeout).await?;
+    housekeeping.abort();
+    // The last sign of life, exact: downtime is counted from now.
+    let _ = state.store.heartbeat(crate::clock::now_ms()).await;
     state.registry.shutdown(timeout).await;
     state.ws.closing.cancel();
     state.ws.tasks.close();
@@ -151,4 +203,38 @@ pub async fn serve(
     state.store.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// How often housekeeping runs.
+const HOUSEKEEPING_EVERY: Duration = Duration::from_secs(60);
+
+/// How often the server records that it is alive (a clock is paused from the last record
+/// after a crash: this is its precision).
+const HEARTBEAT_EVERY: Duration = Duration::from_secs(1);
+
+/// Every minute: forgets addresses whose budgets are full again, and expires the games that
+/// waited for players, untouched, for longer than `--expire-open-hours`.
+async fn housekeeping(state: AppState) {
+    let mut tick = tokio::time::interval(HOUSEKEEPING_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut beat = tokio::time::interval(HEARTBEAT_EVERY);
+    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = beat.tick() => {
+                // The server's sign of life: after a crash, clocks are paused from here.
+                if let Err(e) = state.store.heartbeat(crate::clock::now_ms()).await {
+                    tracing::debug!(error = %e, "could not record the heartbeat");
+                }
+                continue;
+            }
+            _ = tick.tick() => {}
+        }
+        state.budgets.forget_idle();
+        let max_age = Duration::from_secs(state.config.expire_open_hours.saturating_mul(3600));
+        let expired = state.registry.expire_open(max_age).await;
+        if expired > 0 {
+            tracing::info!(games = expired, "expired games nobody claimed");
+        }
+    }
 }

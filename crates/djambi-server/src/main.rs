@@ -8,7 +8,13 @@ use tracing_subscriber::EnvFilter;
 async fn main() -> std::process::ExitCode {
     let config = Config::parse();
     init_tracing(&config);
+    if let Err(why) = config.check() {
+        tracing::error!("{why}");
+        eprintln!("djambi-server: {why}");
+        return std::process::ExitCode::from(2);
+    }
     let bind = config.bind;
+    let lan = config.lan_url();
     let state = match AppState::new(config).await {
         Ok(state) => state,
         Err(e) => {
@@ -23,6 +29,9 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
+    if let Some(lan) = lan {
+        tracing::info!("friends on your local network can open {lan}");
+    }
     match serve(listener, state, shutdown_signal()).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

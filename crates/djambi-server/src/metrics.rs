@@ -37,6 +37,14 @@ pub struct Metrics {
     pub db_errors: AtomicU64,
     /// Database transactions committed by the batching writer.
     pub db_transactions: AtomicU64,
+    /// Open connections (HTTP and WebSocket) under the caps.
+    pub connections_open: AtomicI64,
+    /// Connections refused at accept: a cap was reached and every connection was busy.
+    pub connections_refused: AtomicU64,
+    /// Idle connections closed to make room under a cap.
+    pub connections_evicted: AtomicU64,
+    /// Sockets closed for sending frames far past their rate limit.
+    pub floods: AtomicU64,
     commit_buckets: [AtomicU64; COMMIT_BUCKETS.len()],
     commit_count: AtomicU64,
     commit_sum_micros: AtomicU64,
@@ -74,6 +82,16 @@ impl Metrics {
             "djambi_loaded_games",
             "Games held by actors, finished ones included.",
             &[("", self.loaded_games.load(Relaxed))],
+        );
+        gauge(
+            "djambi_process_resident_bytes",
+            "Resident memory of the server process (Linux; 0 elsewhere).",
+            &[("", resident_bytes())],
+        );
+        gauge(
+            "djambi_open_connections",
+            "Open connections (HTTP and WebSocket) under the caps.",
+            &[("", self.connections_open.load(Relaxed))],
         );
         gauge(
             "djambi_connections",
@@ -125,6 +143,21 @@ impl Metrics {
             &[("", self.lagged.load(Relaxed))],
         );
         counter(
+            "djambi_connections_refused_total",
+            "Connections refused at accept (a cap reached, every connection busy).",
+            &[("", self.connections_refused.load(Relaxed))],
+        );
+        counter(
+            "djambi_connections_evicted_total",
+            "Idle connections closed to make room under a cap.",
+            &[("", self.connections_evicted.load(Relaxed))],
+        );
+        counter(
+            "djambi_floods_total",
+            "Sockets closed for flooding.",
+            &[("", self.floods.load(Relaxed))],
+        );
+        counter(
             "djambi_db_errors_total",
             "Database operations that failed.",
             &[("", self.db_errors.load(Relaxed))],
@@ -152,6 +185,18 @@ impl Metrics {
         let _ = writeln!(out, "{name}_sum {sum}\n{name}_count {count}");
         out
     }
+}
+
+/// The process's resident set size, from `/proc/self/status` (0 where that does not exist).
+pub fn resident_bytes() -> i64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+            let kib: i64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib * 1024)
+        })
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -6,12 +6,15 @@
 use std::path::PathBuf;
 
 use djambi_core::{Army, GameRecord, Position, Rules};
+use djambi_engine::Level;
 use djambi_server::game::state::{GameState, Seat};
-use djambi_server::game::view::{chat_view, event_view, game_view};
+use djambi_server::game::view::{Attendance, apply_viewed, chat_view, game_view, legal_message};
+use djambi_server::protocol::client::VoteKind;
 use djambi_server::protocol::http::{
     ClaimSeat, ClaimedSeat, CreateGame, CreatedGame, ErrorBody, ErrorDetail, GameList, GameSummary,
     SeatInvite, SeatSummary,
 };
+use djambi_server::protocol::lifecycle::{BotLevel, BotReason, ClockSpec, Settings, VoteAction};
 use djambi_server::protocol::{
     ClientMessage, ErrorCode, GameStatus, SeatPresence, ServerMessage, You,
 };
@@ -61,23 +64,47 @@ fn state() -> GameState {
             name: Some(format!("{} player", player.name())),
             token_hash: TokenHash::of(&format!("token-{player}")),
             claimed: true,
+            bot: None,
+            start_bot: None,
         })
         .collect();
     let start = Position::from_dpn(SMALL, Rules::default()).unwrap();
-    GameState::new(
+    let mut state = GameState::new(
         Uuid::parse_str(ID).unwrap(),
         start,
         seats,
         false,
         1_795_255_200_000,
-    )
+    );
+    // Started (the files show a game in play; the `started` event has its own file).
+    state.started = true;
+    state
 }
 
+/// A game with a live clock, just started.
+fn clocked() -> GameState {
+    let mut state = state().with_settings(
+        Settings {
+            clock: Some(ClockSpec::Live {
+                initial_s: 600,
+                increment_s: 5,
+            }),
+            ..Settings::default()
+        },
+        None,
+    );
+    state.started = false;
+    state
+}
+
+/// When the files' events happen.
+const AT: i64 = 1_795_255_260_000;
+
 fn event(state: &mut GameState, kind: EventKind) -> Value {
-    let effects = state.apply(&kind).unwrap();
+    let view = apply_viewed(state, &kind, AT).unwrap();
     to_value(&ServerMessage::Event {
         v: state.v,
-        event: Box::new(event_view(state, &kind, effects)),
+        event: Box::new(view),
     })
 }
 
@@ -95,6 +122,7 @@ fn every_message_matches_its_golden_file() {
                 since: Some(12),
                 chat_since: Some(3),
                 name: None,
+                protocol: Some(2),
             },
         ),
         (
@@ -127,6 +155,28 @@ fn every_message_matches_its_golden_file() {
             },
         ),
         ("client_sync", ClientMessage::Sync { since: Some(12) }),
+        ("client_reclaim", ClientMessage::Reclaim { ack: 14 }),
+        (
+            "client_vote",
+            ClientMessage::Vote {
+                ack: 15,
+                target: Army::Green,
+                action: VoteKind::Bot,
+                level: Some(BotLevel(Level::Medium)),
+            },
+        ),
+        (
+            "client_vote_answer",
+            ClientMessage::VoteAnswer { ack: 16, yes: true },
+        ),
+        ("client_takeback", ClientMessage::Takeback { ack: 17 }),
+        (
+            "client_takeback_answer",
+            ClientMessage::TakebackAnswer {
+                ack: 18,
+                yes: false,
+            },
+        ),
         ("client_ping", ClientMessage::Ping),
     ];
     for (name, message) in client {
@@ -144,7 +194,7 @@ fn every_message_matches_its_golden_file() {
         &mut s,
         EventKind::Turn {
             player: Army::Red,
-            text: "a8-a7".into(),
+            turn: "a8-a7".parse::<djambi_core::TurnText>().unwrap().0,
         },
     );
     check("server_event_turn", turn, f);
@@ -186,15 +236,25 @@ fn every_message_matches_its_golden_file() {
         game: Box::new(game_view(
             &s,
             Some(Army::Red),
-            |p| p != Army::Yellow,
-            2,
+            Attendance {
+                away_since: [None, None, Some(1_795_255_230_000), None],
+                spectators: 2,
+                grace_s: 120,
+            },
             std::iter::once(&chat),
         )),
     };
     check("server_snapshot", to_value(&snapshot), f);
+    check("server_legal", to_value(&legal_message(&s)), f);
     check(
         "server_event_draw_agreed",
-        event(&mut s, EventKind::DrawAgreed(Army::Green)),
+        event(
+            &mut s,
+            EventKind::DrawAgreed {
+                by: Army::Green,
+                excused: djambi_core::ArmySet::EMPTY,
+            },
+        ),
         f,
     );
     check(
@@ -238,6 +298,9 @@ fn every_message_matches_its_golden_file() {
                     name: Some(format!("{} player", player.name())),
                     claimed: true,
                     connected: player == Army::Red,
+                    bot: (player == Army::Blue).then_some(BotLevel(Level::Hard)),
+                    away_since: (player != Army::Red && player != Army::Blue)
+                        .then(|| "2026-11-21T10:00:30Z".to_string()),
                 })
                 .collect(),
             spectators: 2,
@@ -251,7 +314,136 @@ fn every_message_matches_its_golden_file() {
         }),
         f,
     );
-    check("server_pong", to_value(&ServerMessage::Pong), f);
+    check(
+        "server_pong",
+        to_value(&ServerMessage::Pong {
+            now: 1_795_255_260_000,
+        }),
+        f,
+    );
+
+    // The game's life: start with a clock, a bot taking a seat, votes, takebacks, timeouts.
+    let mut life = clocked();
+    check(
+        "server_event_started",
+        event(&mut life, EventKind::Started),
+        f,
+    );
+    let red_turn = EventKind::Turn {
+        player: Army::Red,
+        turn: "a8-a7".parse::<djambi_core::TurnText>().unwrap().0,
+    };
+    event(&mut life, red_turn);
+    check(
+        "server_event_takeback_requested",
+        event(&mut life, EventKind::TakebackRequested(Army::Red)),
+        f,
+    );
+    check(
+        "server_event_takeback_answered",
+        event(
+            &mut life,
+            EventKind::TakebackAnswered {
+                by: Army::Blue,
+                yes: true,
+            },
+        ),
+        f,
+    );
+    for p in [Army::Yellow, Army::Green] {
+        event(&mut life, EventKind::TakebackAnswered { by: p, yes: true });
+    }
+    check(
+        "server_event_taken_back",
+        event(&mut life, EventKind::TakenBack(Army::Red)),
+        f,
+    );
+    let voters = djambi_core::ArmySet::EMPTY
+        .with(Army::Blue)
+        .with(Army::Yellow)
+        .with(Army::Green);
+    check(
+        "server_event_vote_opened",
+        event(
+            &mut life,
+            EventKind::VoteOpened {
+                by: Army::Blue,
+                target: Army::Red,
+                action: VoteAction::Bot(Level::Medium),
+                voters,
+            },
+        ),
+        f,
+    );
+    check(
+        "server_event_vote_cast",
+        event(
+            &mut life,
+            EventKind::VoteCast {
+                by: Army::Yellow,
+                yes: true,
+            },
+        ),
+        f,
+    );
+    check(
+        "server_event_vote_closed",
+        event(&mut life, EventKind::VoteClosed { passed: true }),
+        f,
+    );
+    check(
+        "server_event_seat_to_bot",
+        event(
+            &mut life,
+            EventKind::SeatToBot {
+                player: Army::Red,
+                level: Level::Medium,
+                reason: BotReason::Vote,
+            },
+        ),
+        f,
+    );
+    check(
+        "server_event_seat_to_human",
+        event(&mut life, EventKind::SeatToHuman(Army::Red)),
+        f,
+    );
+    check(
+        "server_event_paused",
+        event(
+            &mut life,
+            EventKind::Paused {
+                from: AT + 1_000,
+                until: AT + 61_000,
+            },
+        ),
+        f,
+    );
+    check(
+        "server_event_timeout",
+        event(&mut life, EventKind::Timeout(Army::Red)),
+        f,
+    );
+    check(
+        "server_error_seat_revoked",
+        to_value(&ServerMessage::Error {
+            ack: None,
+            code: ErrorCode::SeatRevoked,
+            message: "this seat was claimed again with a new token; yours no longer works".into(),
+            kind: None,
+            v: 3,
+        }),
+        f,
+    );
+    let mut open = state();
+    check(
+        "server_event_cancelled",
+        event(
+            &mut open,
+            EventKind::Cancelled(djambi_server::protocol::CancelReason::Expired),
+        ),
+        f,
+    );
 
     // HTTP bodies.
     let create: CreateGame = serde_json::from_value(json!({
@@ -260,6 +452,12 @@ fn every_message_matches_its_golden_file() {
     }))
     .unwrap();
     check("http_create_game", to_value(&create), f);
+    let with_bots: CreateGame = serde_json::from_value(json!({
+        "players": 4, "bots": {"b": "hard", "y": "easy"}, "bot_movetime_ms": 1000,
+        "clock": {"initial_s": 600, "increment_s": 5}, "on_timeout": "resign"
+    }))
+    .unwrap();
+    check("http_create_game_bots", to_value(&with_bots), f);
     let id = Uuid::parse_str(ID).unwrap();
     let url = format!("http://localhost:8080/game/{id}");
     let created = CreatedGame {
@@ -271,6 +469,7 @@ fn every_message_matches_its_golden_file() {
             token: "qIWN4zsdul0XkxcWTNe-BK9qMw4Zg1Co".into(),
             invite_url: format!("{url}#seat=r&token=qIWN4zsdul0XkxcWTNe-BK9qMw4Zg1Co"),
         }],
+        admin_token: Some("Xh2k9V0bq7mWcT3nLr5sYp8dEa1fGu4z".into()),
     };
     check("http_created_game", to_value(&created), f);
     let claim = ClaimSeat {
@@ -300,10 +499,12 @@ fn every_message_matches_its_golden_file() {
                 name: Some("Ann".into()),
                 claimed: true,
                 connected: true,
+                bot: None,
             }],
             spectators: 1,
             to_move: Some(Army::Red),
             turn: 1,
+            deadline: None,
             v: 0,
             result: None,
             created_at: "2026-11-21T10:00:00Z".into(),
@@ -323,13 +524,16 @@ fn every_message_matches_its_golden_file() {
     );
     let mut game = state();
     for (p, t) in [(Army::Red, "a8-a7"), (Army::Blue, "i8-i7")] {
-        game.apply(&EventKind::Turn {
-            player: p,
-            text: t.into(),
-        })
+        game.apply(
+            &EventKind::Turn {
+                player: p,
+                turn: t.parse::<djambi_core::TurnText>().unwrap().0,
+            },
+            AT,
+        )
         .unwrap();
     }
-    game.apply(&EventKind::Resign(Army::Yellow)).unwrap();
+    game.apply(&EventKind::Resign(Army::Yellow), AT).unwrap();
     let record: GameRecord = game.game.record();
     check("record", to_value(&record), f);
 

@@ -25,7 +25,8 @@ async fn a_scripted_game_to_a_winner() {
         assert_eq!(snapshot["type"], "snapshot", "{snapshot}");
         assert_eq!(snapshot["you"], json!({"role": "player", "player": letter}));
         assert_eq!(snapshot["game"]["status"], "live");
-        assert_eq!(snapshot["v"], 0);
+        // The last claim started the game: the `started` event is version 1.
+        assert_eq!(snapshot["v"], 1);
         players.push(ws);
     }
     let mut spectators = Vec::new();
@@ -33,7 +34,10 @@ async fn a_scripted_game_to_a_winner() {
         let (ws, snapshot) = Ws::join(addr, &id, None, None).await;
         assert_eq!(snapshot["you"], json!({"role": "spectator"}));
         assert_eq!(snapshot["game"]["dpn"], SCRIPT_START);
-        assert!(snapshot["game"]["legal"]["h8-i9"].is_array());
+        assert!(
+            snapshot["game"].get("legal").is_none(),
+            "spectators get no legal turns"
+        );
         spectators.push(ws);
     }
     const R: usize = 0;
@@ -43,7 +47,7 @@ async fn a_scripted_game_to_a_winner() {
 
     // 1. Red kills blue's chief; yellow can only pass, and the server passes for it.
     let answer = players[R].play("h8-i9@e7").await;
-    assert_eq!(answer, json!({"type": "ack", "ack": 1, "v": 1}));
+    assert_eq!(answer, json!({"type": "ack", "ack": 1, "v": 2}));
     let events = players[R].of_type("event");
     assert_eq!(events.len(), 1, "the event comes before its ack");
     let event = &events[0]["event"];
@@ -59,23 +63,23 @@ async fn a_scripted_game_to_a_winner() {
         effects.contains(&"killed") && effects.contains(&"eliminated"),
         "{effects:?}"
     );
-    assert_eq!(event["eliminated"], json!(["b"]));
-    assert_eq!(event["control"]["b"], "r");
+    assert_eq!(event["eliminated"], "b");
+    assert_eq!(event["control"], "rryg", "red controls blue");
     let pass = players[R].event().await;
-    assert_eq!(pass["v"], 2);
+    assert_eq!(pass["v"], 3);
     assert_eq!(pass["event"]["turn"], "pass");
     assert_eq!(pass["event"]["player"], "y");
     assert_eq!(pass["event"]["to_move"], "g");
 
     // Blue is out: it may still talk, not play.
     let answer = players[B].play("a9-a8").await;
-    assert_error(&answer, "eliminated", 2);
+    assert_error(&answer, "eliminated", 3);
 
     // 2. Green offers a draw; red declines.
     let answer = players[G].command(json!({"type": "offer_draw"})).await;
-    assert_eq!(answer["v"], 3);
-    let answer = players[R].command(json!({"type": "decline_draw"})).await;
     assert_eq!(answer["v"], 4);
+    let answer = players[R].command(json!({"type": "decline_draw"})).await;
+    assert_eq!(answer["v"], 5);
 
     // 3. Table talk: public chat, a whisper only red and green see, a spectator's word.
     let answer = players[B]
@@ -93,19 +97,19 @@ async fn a_scripted_game_to_a_winner() {
 
     // 4. The rest of the game; yellow, walled in, resigns.
     for (who, turn, v) in [
-        (G, "c5-c6", 5),
-        (R, "a4-a3", 6),
-        (G, "c6-c7", 8),
-        (R, "a3-a1@e3", 9),
+        (G, "c5-c6", 6),
+        (R, "a4-a3", 7),
+        (G, "c6-c7", 9),
+        (R, "a3-a1@e3", 10),
     ] {
         let answer = players[who].play(turn).await;
         assert_eq!(answer["type"], "ack", "{turn}: {answer}");
         assert_eq!(answer["v"], v, "{turn}");
     }
     let answer = players[Y].command(json!({"type": "resign"})).await;
-    assert_eq!(answer["v"], 11);
+    assert_eq!(answer["v"], 12);
 
-    // Everyone saw the eleven events, in order; the last one ends the game.
+    // Everyone saw the eleven events after the start, in order; the last one ends the game.
     let expected_kinds = [
         "turn",
         "turn",
@@ -127,7 +131,7 @@ async fn a_scripted_game_to_a_winner() {
             .iter()
             .map(|e| e["event"]["kind"].as_str().unwrap())
             .collect();
-        assert_eq!(versions, (1..=11).collect::<Vec<_>>(), "client {i}");
+        assert_eq!(versions, (2..=12).collect::<Vec<_>>(), "client {i}");
         assert_eq!(kinds, expected_kinds, "client {i}");
         let chat: Vec<String> = ws
             .of_type("chat")
@@ -147,15 +151,15 @@ async fn a_scripted_game_to_a_winner() {
         );
         let last = &events.last().unwrap()["event"];
         assert_eq!(last["result"], json!({"winner": "r"}));
-        assert_eq!(last["ranking"], json!([["r"], ["y"], ["g"], ["b"]]));
+        assert_eq!(last["ranking"], json!(["r", "y", "g", "b"]));
         assert_eq!(last["to_move"], Value::Null);
-        assert_eq!(last["legal"], json!({}));
+        assert!(last.get("legal").is_none());
         finals.push(last["dpn"].clone());
     }
     let (status, game) = get_json(addr, &format!("/api/games/{id}")).await;
     assert_eq!(status, 200);
     assert_eq!(game["status"], "finished");
-    assert_eq!(game["v"], 11);
+    assert_eq!(game["v"], 12);
     for dpn in &finals {
         assert_eq!(dpn, &game["dpn"]);
     }
@@ -168,7 +172,7 @@ async fn a_scripted_game_to_a_winner() {
 
     // After the end: typed refusal, nothing changes.
     let answer = players[0].play("a9-a8").await;
-    assert_error(&answer, "game_over", 11);
+    assert_error(&answer, "game_over", 12);
 
     // The record replays to the same game.
     let (status, record) = get_json(addr, &format!("/api/games/{id}/record")).await;
@@ -270,9 +274,9 @@ async fn a_reconnecting_client_gets_exactly_what_it_missed() {
     for token in &tokens {
         players.push(Ws::join(addr, &id, Some(token), None).await.0);
     }
-    assert_eq!(players[0].play("b7-b5").await["v"], 1);
+    assert_eq!(players[0].play("b7-b5").await["v"], 2);
     let red = players.remove(0);
-    let last_v = 1;
+    let last_v = 2;
     red.close().await;
 
     // Blue, yellow and green play while red is away.
@@ -284,18 +288,18 @@ async fn a_reconnecting_client_gets_exactly_what_it_missed() {
         .events_within(SHORT)
         .await
         .into_iter()
-        .filter(|e| e["v"].as_u64() > Some(1))
+        .filter(|e| e["v"].as_u64() > Some(2))
         .collect();
     assert_eq!(seen_by_blue.len(), 3);
 
     let (mut red, first) = Ws::join(addr, &id, Some(&tokens[0]), Some(last_v)).await;
     assert_eq!(first["type"], "resume", "{first}");
-    assert_eq!(first["from"], 1);
-    assert_eq!(first["v"], 4);
+    assert_eq!(first["from"], 2);
+    assert_eq!(first["v"], 5);
     assert_eq!(first["you"], json!({"role": "player", "player": "r"}));
     let missed = red.events_within(SHORT).await;
     let versions: Vec<u64> = missed.iter().map(|e| e["v"].as_u64().unwrap()).collect();
-    assert_eq!(versions, [2, 3, 4]);
+    assert_eq!(versions, [3, 4, 5]);
     assert_eq!(
         missed, seen_by_blue,
         "the same events as those who were there"
@@ -304,13 +308,13 @@ async fn a_reconnecting_client_gets_exactly_what_it_missed() {
     // connections: ack 1 again would be answered as the committed b7-b5.
     assert_eq!(
         red.play("b5-b4").await,
-        json!({"type": "ack", "ack": 1, "v": 1})
+        json!({"type": "ack", "ack": 1, "v": 2})
     );
     red.next_ack = 2;
-    assert_eq!(red.play("a7-a6").await["v"], 5);
+    assert_eq!(red.play("a7-a6").await["v"], 6);
 
     // Already up to date: an empty resume.
-    let (mut again, first) = Ws::join(addr, &id, Some(&tokens[3]), Some(5)).await;
+    let (mut again, first) = Ws::join(addr, &id, Some(&tokens[3]), Some(6)).await;
     assert_eq!(first["type"], "resume");
     assert!(again.events_within(SHORT).await.is_empty());
     // From the future: a snapshot.
@@ -319,16 +323,18 @@ async fn a_reconnecting_client_gets_exactly_what_it_missed() {
     server.stop().await;
 }
 
-/// Events no longer in memory are rebuilt from the database's log; a client further behind
-/// than the catch-up limit gets a snapshot.
+/// A reconnecting client gets the events it missed only from the memory window
+/// (`--replay-memory`): further behind, a snapshot — the database is never read for a
+/// catch-up, so catch-ups cannot be turned into a flood of work. After a restart the window is
+/// rebuilt from the game in memory, with the same bytes.
 #[tokio::test]
-async fn missed_events_come_from_the_database_beyond_memory() {
+async fn catch_up_comes_from_memory_else_a_snapshot() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| {
-        c.replay_memory = 1;
-        c.max_catchup = 3;
-    })
-    .await;
+    let tweak = |c: &mut djambi_server::Config| {
+        c.replay_memory = 2;
+        c.max_catchup = 1000;
+    };
+    let server = TestServer::start_with(&db, tweak).await;
     let addr = server.addr;
     let (id, tokens) = standard_game(addr).await;
     let mut players = Vec::new();
@@ -342,13 +348,22 @@ async fn missed_events_come_from_the_database_beyond_memory() {
     let live = watcher.events_within(SHORT).await;
     assert_eq!(live.len(), 4);
 
-    let (mut late, first) = Ws::join(addr, &id, None, Some(1)).await;
+    let (mut late, first) = Ws::join(addr, &id, None, Some(3)).await;
     assert_eq!(first["type"], "resume");
-    let rebuilt = late.events_within(SHORT).await;
-    assert_eq!(rebuilt, live[1..], "rebuilt from the log, identical");
+    assert_eq!(late.events_within(SHORT).await, live[2..], "from memory");
+    let (_, first) = Ws::join(addr, &id, None, Some(2)).await;
+    assert_eq!(first["type"], "snapshot", "3 behind with a window of 2");
+    drop((players, watcher, late));
+    server.stop().await;
 
-    let (_, first) = Ws::join(addr, &id, None, Some(0)).await;
-    assert_eq!(first["type"], "snapshot", "4 behind with a limit of 3");
+    let server = TestServer::start_with(&db, tweak).await;
+    let (mut late, first) = Ws::join(server.addr, &id, None, Some(3)).await;
+    assert_eq!(first["type"], "resume", "{first}");
+    assert_eq!(
+        late.events_within(SHORT).await,
+        live[2..],
+        "rebuilt, identical"
+    );
     server.stop().await;
 }
 
@@ -366,7 +381,7 @@ async fn a_resent_ack_is_applied_once() {
     let m = json!({"type": "move", "ack": 7, "turn": "b7-b5"});
     red.send(&m).await;
     let first = red.reply(7).await;
-    assert_eq!(first, json!({"type": "ack", "ack": 7, "v": 1}));
+    assert_eq!(first, json!({"type": "ack", "ack": 7, "v": 2}));
     red.send(&m).await;
     assert_eq!(red.reply(7).await, first);
     red.send(&json!({"type": "move", "ack": 7, "turn": "a7-a6"}))
@@ -379,6 +394,6 @@ async fn a_resent_ack_is_applied_once() {
     let events = watcher.events_within(SHORT).await;
     assert_eq!(events.len(), 1, "applied once");
     let (_, game) = get_json(addr, &format!("/api/games/{id}")).await;
-    assert_eq!(game["v"], 1);
+    assert_eq!(game["v"], 2);
     server.stop().await;
 }

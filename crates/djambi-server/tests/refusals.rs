@@ -13,10 +13,10 @@ use tokio_tungstenite::tungstenite::Message;
 const SHORT: Duration = Duration::from_millis(300);
 const START_DPN: &str = "CrArMr3MbRbCb/RrDrMr3MbDbAb/MrMrNr3NbMbMb/9/9/9/MgMgNg3NyMyMy/AgDgMg3MyDyRy/CgRgMg3MyAyCy r rbyg - 0 - 0 1";
 
-/// The game is still at version 0 on the start position, and the watcher saw no event.
+/// The game is still at version 1 (its start) on the start position, and the watcher saw no event.
 async fn unchanged(addr: std::net::SocketAddr, id: &str, watcher: &mut Ws) {
     let (_, game) = get_json(addr, &format!("/api/games/{id}")).await;
-    assert_eq!(game["v"], 0);
+    assert_eq!(game["v"], 1, "only the start");
     assert_eq!(game["dpn"], START_DPN);
     assert!(
         watcher
@@ -50,28 +50,28 @@ async fn every_refusal_is_typed_and_changes_nothing() {
     assert!(closed.starts_with("1008"), "{closed}");
 
     // Spectators only chat.
-    assert_error(&watcher.play("b7-b5").await, "spectator", 0);
+    assert_error(&watcher.play("b7-b5").await, "spectator", 1);
     assert_error(
         &watcher.command(json!({"type": "resign"})).await,
         "spectator",
-        0,
+        1,
     );
     let answer = watcher
         .command(json!({"type": "whisper", "to": "r", "text": "hi"}))
         .await;
-    assert_error(&answer, "spectator", 0);
+    assert_error(&answer, "spectator", 1);
 
     // Not your turn; illegal with the core's reason and kind.
-    assert_error(&blue.play("h7-h5").await, "not_your_turn", 0);
+    assert_error(&blue.play("h7-h5").await, "not_your_turn", 1);
     let answer = red.play("c7-e5").await;
-    assert_error(&answer, "illegal", 0);
+    assert_error(&answer, "illegal", 1);
     assert_eq!(answer["kind"], "maze");
     assert!(
         answer["message"].as_str().unwrap().contains("(R3.5)"),
         "{answer}"
     );
     let answer = red.play("zz-9").await;
-    assert_error(&answer, "illegal", 0);
+    assert_error(&answer, "illegal", 1);
     assert_eq!(answer["kind"], "malformed");
 
     // Malformed frames, with their ack when it can be read.
@@ -80,10 +80,10 @@ async fn every_refusal_is_typed_and_changes_nothing() {
     assert_eq!(answer["code"], "malformed");
     assert!(answer.get("ack").is_none());
     red.send_text(r#"{"type": "move", "ack": 41}"#).await;
-    assert_error(&red.reply(41).await, "malformed", 0);
+    assert_error(&red.reply(41).await, "malformed", 1);
     red.send_text(r#"{"type": "teleport", "ack": 42}"#).await;
-    assert_error(&red.reply(42).await, "malformed", 0);
-    red.send(&json!({"type": "hello"})).await;
+    assert_error(&red.reply(42).await, "malformed", 1);
+    red.send(&json!({"type": "hello", "protocol": 2})).await;
     assert_eq!(red.recv_type("error").await["code"], "malformed");
 
     // Too large: a frame over 4 KiB, a chat over 500 characters; empty or control text.
@@ -94,46 +94,46 @@ async fn every_refusal_is_typed_and_changes_nothing() {
     let answer = red
         .command(json!({"type": "chat", "text": "é".repeat(501)}))
         .await;
-    assert_error(&answer, "too_large", 0);
+    assert_error(&answer, "too_large", 1);
     let answer = red.command(json!({"type": "chat", "text": "   "})).await;
-    assert_error(&answer, "malformed", 0);
+    assert_error(&answer, "malformed", 1);
     let answer = red
         .command(json!({"type": "chat", "text": "a\u{0}b"}))
         .await;
-    assert_error(&answer, "malformed", 0);
+    assert_error(&answer, "malformed", 1);
 
     // Whispers go to another player of the game.
     let answer = red
         .command(json!({"type": "whisper", "to": "r", "text": "me"}))
         .await;
-    assert_error(&answer, "not_a_player", 0);
+    assert_error(&answer, "not_a_player", 1);
 
     // Draws need an offer.
     assert_error(
         &red.command(json!({"type": "accept_draw"})).await,
         "no_draw_offer",
-        0,
+        1,
     );
     assert_error(
         &red.command(json!({"type": "decline_draw"})).await,
         "no_draw_offer",
-        0,
+        1,
     );
 
     unchanged(addr, &id, &mut watcher).await;
 
     // Once offered, the author cannot agree twice; the last agreement ends the game.
-    assert_eq!(red.command(json!({"type": "offer_draw"})).await["v"], 1);
+    assert_eq!(red.command(json!({"type": "offer_draw"})).await["v"], 2);
     assert_error(
         &red.command(json!({"type": "offer_draw"})).await,
         "draw_pending",
-        1,
+        2,
     );
-    assert_eq!(blue.command(json!({"type": "accept_draw"})).await["v"], 2);
+    assert_eq!(blue.command(json!({"type": "accept_draw"})).await["v"], 3);
     let (mut yellow, _) = Ws::join(addr, &id, Some(&tokens[2]), None).await;
     let (mut green, _) = Ws::join(addr, &id, Some(&tokens[3]), None).await;
-    assert_eq!(yellow.command(json!({"type": "accept_draw"})).await["v"], 3);
-    assert_eq!(green.command(json!({"type": "offer_draw"})).await["v"], 4);
+    assert_eq!(yellow.command(json!({"type": "accept_draw"})).await["v"], 4);
+    assert_eq!(green.command(json!({"type": "offer_draw"})).await["v"], 5);
     let last = watcher.events_within(SHORT).await.pop().unwrap();
     assert_eq!(last["event"]["kind"], "draw_agreed");
     assert_eq!(
@@ -141,30 +141,38 @@ async fn every_refusal_is_typed_and_changes_nothing() {
         json!({"draw": ["r", "b", "y", "g"]})
     );
     // Over: every game command is refused.
-    assert_error(&red.play("b7-b5").await, "game_over", 4);
+    assert_error(&red.play("b7-b5").await, "game_over", 5);
     assert_error(
         &blue.command(json!({"type": "resign"})).await,
         "game_over",
-        4,
+        5,
     );
     server.stop().await;
 }
 
+/// Spectators have their own cap: a game full of spectators still lets its players in.
 #[tokio::test]
-async fn a_game_waits_for_its_seats_and_its_connection_limit() {
+async fn a_game_waits_for_its_seats_and_spectators_cannot_lock_players_out() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.max_connections_per_game = 2).await;
+    let server = TestServer::start_with(&db, |c| c.max_spectators_per_game = 2).await;
     let addr = server.addr;
     let (_, created) = post_json(addr, "/api/games", &json!({"players": 4})).await;
     let id = created["id"].as_str().unwrap();
-    let red_token = created["seats"][0]["token"].as_str().unwrap();
-    let (mut red, snapshot) = Ws::join(addr, id, Some(red_token), None).await;
-    assert_eq!(snapshot["game"]["status"], "open");
-    assert_error(&red.play("b7-b5").await, "not_started", 0);
+    let token = |i: usize| created["seats"][i]["token"].as_str().unwrap().to_string();
+    let (_first, _) = Ws::join(addr, id, None, None).await;
     let (_second, _) = Ws::join(addr, id, None, None).await;
     let (mut third, first) = Ws::join(addr, id, None, None).await;
     assert_eq!(first["code"], "full");
     assert!(third.try_recv(WAIT).await.unwrap().is_err(), "closed");
+    // Every seat still gets in.
+    let (mut red, snapshot) = Ws::join(addr, id, Some(&token(0)), None).await;
+    assert_eq!(snapshot["type"], "snapshot", "{snapshot}");
+    assert_eq!(snapshot["game"]["status"], "open");
+    assert_error(&red.play("b7-b5").await, "not_started", 0);
+    for i in 1..4 {
+        let (_, snapshot) = Ws::join(addr, id, Some(&token(i)), None).await;
+        assert_eq!(snapshot["type"], "snapshot", "{snapshot}");
+    }
     server.stop().await;
 }
 
@@ -205,7 +213,7 @@ async fn a_failed_commit_changes_nothing() {
         .execute(&mut conn)
         .await
         .unwrap();
-    assert_error(&red.play("b7-b5").await, "internal", 0);
+    assert_error(&red.play("b7-b5").await, "internal", 1);
     unchanged(addr, &id, &mut watcher).await;
     let (_, metrics) = http(addr, "GET", "/metrics", None).await;
     assert!(!metrics.contains("djambi_db_errors_total 0\n"), "{metrics}");
@@ -214,7 +222,7 @@ async fn a_failed_commit_changes_nothing() {
         .execute(&mut conn)
         .await
         .unwrap();
-    assert_eq!(red.play("b7-b5").await["v"], 1);
+    assert_eq!(red.play("b7-b5").await["v"], 2);
     server.stop().await;
 }
 
@@ -235,14 +243,14 @@ async fn simultaneous_moves_are_decided_once() {
     let acks = [&a, &b].iter().filter(|m| m["type"] == "ack").count();
     assert_eq!(acks, 1, "{a} {b}");
     let refused = if a["type"] == "ack" { &b } else { &a };
-    assert_error(refused, "not_your_turn", 1);
+    assert_error(refused, "not_your_turn", 2);
 
     // Blue's turn now: red and blue at once.
     let (a, b) = tokio::join!(red.play("a7-a6"), blue.play("h7-h5"));
     assert_eq!(a["code"], "not_your_turn", "{a}");
-    assert_eq!(b, json!({"type": "ack", "ack": 1, "v": 2}));
+    assert_eq!(b, json!({"type": "ack", "ack": 1, "v": 3}));
     let (_, game) = get_json(addr, &format!("/api/games/{id}")).await;
-    assert_eq!(game["v"], 2);
+    assert_eq!(game["v"], 3);
     server.stop().await;
 }
 
@@ -302,6 +310,8 @@ async fn a_lagging_spectator_gets_a_snapshot_and_delays_nobody() {
         c.max_chat_chars = 60_000;
         // However long the test machine takes, the slow reader must not be dropped as dead.
         c.write_timeout_secs = 300;
+        c.chat_burst = 1000;
+        c.game_chat_burst = 1000;
     })
     .await;
     let addr = server.addr;
@@ -319,7 +329,7 @@ async fn a_lagging_spectator_gets_a_snapshot_and_delays_nobody() {
         tokio_tungstenite::client_async(format!("ws://{addr}/ws/games/{id}"), stream)
             .await
             .unwrap();
-    slow.send(Message::Text(r#"{"type":"hello"}"#.into()))
+    slow.send(Message::Text(r#"{"type":"hello","protocol":2}"#.into()))
         .await
         .unwrap();
     let first = slow.next().await.unwrap().unwrap();
@@ -372,5 +382,39 @@ async fn a_lagging_spectator_gets_a_snapshot_and_delays_nobody() {
     assert!(chats < 4 * per_player, "it did fall behind");
     let (_, metrics) = http(addr, "GET", "/metrics", None).await;
     assert!(!metrics.contains("djambi_lagged_connections_total 0\n"));
+    server.stop().await;
+}
+
+/// A client of protocol 1 (its hello names no version, or another one) is told which version
+/// this server speaks and closed with 1002, instead of being sent messages it cannot read.
+#[tokio::test]
+async fn an_old_client_is_told_to_reload() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let addr = server.addr;
+    let (id, tokens) = standard_game(addr).await;
+    for hello in [
+        json!({"type": "hello", "token": tokens[0]}),
+        json!({"type": "hello", "protocol": 1}),
+        json!({"type": "hello", "protocol": 3}),
+    ] {
+        let mut ws = Ws::connect(addr, &id).await;
+        ws.send(&hello).await;
+        let answer = ws.recv().await;
+        assert_eq!(answer["type"], "error", "{answer}");
+        assert_eq!(answer["code"], "protocol", "{answer}");
+        assert!(
+            answer["message"].as_str().unwrap().contains("protocol 2"),
+            "{answer}"
+        );
+        match ws.try_recv(Duration::from_secs(5)).await {
+            Some(Err(close)) => assert!(close.starts_with("1002"), "{close}"),
+            other => panic!("not closed: {other:?}"),
+        }
+    }
+    // Nothing changed: the game still waits at its start, and a current client plays.
+    let (mut red, snapshot) = Ws::join(addr, &id, Some(&tokens[0]), None).await;
+    assert_eq!(snapshot["type"], "snapshot");
+    assert_eq!(red.my_turn().await.expect("red is to move").0, 1);
     server.stop().await;
 }

@@ -108,10 +108,11 @@ async fn killed_mid_game(url: &str) {
     ];
     for (v, (p, turn)) in script.iter().enumerate() {
         let answer = players[*p].play(turn).await;
-        assert_eq!(answer["v"], v as u64 + 1, "{turn}: {answer}");
+        // Version 1 is the game's start.
+        assert_eq!(answer["v"], v as u64 + 2, "{turn}: {answer}");
     }
     let (_, before) = get_json(addr, &format!("/api/games/{id}")).await;
-    assert_eq!(before["v"], 5);
+    assert_eq!(before["v"], 6);
 
     // Blue sends a move and the server dies at once: acknowledged or not, never half done.
     let ack = players[1].ack();
@@ -132,32 +133,32 @@ async fn killed_mid_game(url: &str) {
     assert_eq!(status, 200, "{after}");
     let v = after["v"].as_u64().unwrap();
     if acked.is_some() {
-        assert_eq!(v, 6, "an acknowledged move survives");
+        assert_eq!(v, 7, "an acknowledged move survives");
     } else {
-        assert!(v == 5 || v == 6, "{v}");
+        assert!(v == 6 || v == 7, "{v}");
     }
-    if v == 5 {
+    if v == 6 {
         assert_eq!(after["dpn"], before["dpn"]);
         assert_eq!(after["to_move"], "b");
     }
 
     // Blue comes back where it was and resends its command: applied at most once.
-    let (mut blue, first) = Ws::join(addr, &id, Some(&tokens[1]), Some(5)).await;
+    let (mut blue, first) = Ws::join(addr, &id, Some(&tokens[1]), Some(6)).await;
     assert_eq!(first["type"], "resume", "{first}");
     assert_eq!(
         blue.events_within(Duration::from_millis(200)).await.len(),
-        (v - 5) as usize
+        (v - 6) as usize
     );
     blue.next_ack = ack;
     let answer = blue.play("i7-i6").await;
-    assert_eq!(answer, json!({"type": "ack", "ack": ack, "v": 6}));
+    assert_eq!(answer, json!({"type": "ack", "ack": ack, "v": 7}));
     let (_, now) = get_json(addr, &format!("/api/games/{id}")).await;
-    assert_eq!(now["v"], 6);
+    assert_eq!(now["v"], 7);
     assert_eq!(now["to_move"], "y");
     // And play goes on.
     let (mut yellow, _) = Ws::join(addr, &id, Some(&tokens[2]), None).await;
     yellow.next_ack = 10;
-    assert_eq!(yellow.play("g3-g4").await["v"], 7);
+    assert_eq!(yellow.play("g3-g4").await["v"], 8);
     drop(server);
 }
 
@@ -185,7 +186,7 @@ async fn sigterm_restarts_gracefully() {
     let (id, tokens) = standard_game(addr).await;
     let (mut red, _) = Ws::join(addr, &id, Some(&tokens[0]), None).await;
     let (mut spectator, _) = Ws::join(addr, &id, None, None).await;
-    assert_eq!(red.play("b7-b5").await["v"], 1);
+    assert_eq!(red.play("b7-b5").await["v"], 2);
     let mut silent = Ws::connect(addr, &id).await;
 
     server.signal("TERM");
@@ -211,5 +212,5 @@ async fn sigterm_restarts_gracefully() {
 
     let server = Server::start(&db.url()).await;
     let (_, game) = get_json(server.addr, &format!("/api/games/{id}")).await;
-    assert_eq!(game["v"], 1);
+    assert_eq!(game["v"], 2);
 }

@@ -39,6 +39,8 @@ fn new_game(open: bool) -> GameState {
             name: (player == Army::Red).then(|| "Ann".to_string()),
             token_hash: SeatToken::generate().hash(),
             claimed: false,
+            bot: None,
+            start_bot: None,
         })
         .collect();
     GameState::new(Uuid::new_v4(), Position::new(), seats, open, 1_000)
@@ -49,7 +51,7 @@ fn turn(v: u64, player: Army, text: &str, ack: Option<u64>) -> EventRow {
         v,
         kind: EventKind::Turn {
             player,
-            text: text.to_string(),
+            turn: text.parse::<djambi_core::TurnText>().unwrap().0,
         },
         ack,
         at: 2_000 + v as i64,
@@ -182,11 +184,21 @@ async fn suite(url: &str) {
     // Lists and the unfinished games.
     let mut finished = new_game(false);
     create(&store, &finished).await;
-    finished.apply(&EventKind::DrawOffered(Army::Red)).unwrap();
+    finished
+        .apply(&EventKind::DrawOffered(Army::Red), 0)
+        .unwrap();
     for p in [Army::Blue, Army::Yellow] {
-        finished.apply(&EventKind::DrawAccepted(p)).unwrap();
+        finished.apply(&EventKind::DrawAccepted(p), 0).unwrap();
     }
-    finished.apply(&EventKind::DrawAgreed(Army::Green)).unwrap();
+    finished
+        .apply(
+            &EventKind::DrawAgreed {
+                by: Army::Green,
+                excused: djambi_core::ArmySet::EMPTY,
+            },
+            0,
+        )
+        .unwrap();
     store
         .commit(Commit {
             game: finished.id,

@@ -1,10 +1,12 @@
-//! What a player may do, decided against the game state: an action becomes the event it makes,
-//! or a typed rejection. Nothing changes here; the actor applies the event to a copy.
+//! What a player may do, decided against the game state and who is at the table: an action
+//! becomes the event it makes, or a typed rejection. Nothing changes here; the actor applies
+//! the event to a copy, then the consequences it has ([`consequences`]).
 
-use djambi_core::{IllegalKind, Player};
+use djambi_core::{ArmySet, IllegalKind, Player};
 
 use super::Role;
 use super::state::GameState;
+use crate::protocol::lifecycle::{BotReason, ClockSpec, VoteAction};
 use crate::protocol::{ErrorCode, GameStatus};
 use crate::store::EventKind;
 
@@ -25,12 +27,27 @@ pub enum Action {
     Chat(String),
     /// A whisper to one player.
     Whisper(Player, String),
+    /// Take the seat back from the bot playing it.
+    Reclaim,
+    /// Open a vote on an absent player.
+    Vote(Player, VoteAction),
+    /// Answer the open vote.
+    VoteAnswer(bool),
+    /// Ask to take back one's last turn.
+    Takeback,
+    /// Answer a takeback request.
+    TakebackAnswer(bool),
 }
 
 impl Action {
     /// Whether the action is a turn (for the metrics).
     pub fn is_turn(&self) -> bool {
         matches!(self, Action::Move(_))
+    }
+
+    /// Whether the action is table talk (chat or a whisper).
+    pub fn is_chat(&self) -> bool {
+        matches!(self, Action::Chat(_) | Action::Whisper(..))
     }
 }
 
@@ -56,156 +73,291 @@ impl Rejection {
     }
 }
 
+fn reject<T>(code: ErrorCode, message: impl Into<String>) -> Result<T, Rejection> {
+    Err(Rejection::new(code, message))
+}
+
+/// Who is at the table now: what decisions about absent players need (not part of the log).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Table {
+    /// The seats with at least one connection.
+    pub connected: ArmySet,
+    /// Since when each seat has had no connection (ms; none while connected).
+    pub away_since: [Option<i64>; 4],
+    /// Now (ms).
+    pub now: i64,
+    /// How long a player must be away before the others may vote on it.
+    pub grace_ms: i64,
+}
+
+impl Table {
+    /// Whether `p` has been away for longer than the grace period.
+    pub fn long_away(&self, p: Player) -> bool {
+        !self.connected.contains(p)
+            && self.away_since[p.index()].is_some_and(|since| self.now - since >= self.grace_ms)
+    }
+}
+
 /// The event a game action by `role` would make, or why it may not happen.
-pub fn decide(state: &GameState, role: Role, action: &Action) -> Result<EventKind, Rejection> {
+pub fn decide(
+    state: &GameState,
+    role: Role,
+    action: &Action,
+    table: &Table,
+) -> Result<EventKind, Rejection> {
     let Role::Player(player) = role else {
-        return Err(Rejection::new(
-            ErrorCode::Spectator,
-            "spectators may only chat",
-        ));
+        return reject(ErrorCode::Spectator, "spectators may only chat");
     };
+    if state.cancelled.is_some() {
+        return reject(ErrorCode::Cancelled, "the game was cancelled");
+    }
     if state.is_over() {
-        return Err(Rejection::new(ErrorCode::GameOver, "the game is over"));
+        return reject(ErrorCode::GameOver, "the game is over");
     }
     if state.status() == GameStatus::Open {
-        return Err(Rejection::new(
+        return reject(
             ErrorCode::NotStarted,
-            "the game starts when every seat is claimed",
-        ));
+            "the game starts when every seat is taken",
+        );
     }
     let pos = state.position();
     if !pos.is_alive(player) {
-        return Err(Rejection::new(
+        return reject(
             ErrorCode::Eliminated,
             format!("{} is out of the game", player.name()),
-        ));
+        );
+    }
+    if state.bot(player).is_some() && !matches!(action, Action::Reclaim | Action::Resign) {
+        return reject(
+            ErrorCode::BotSeat,
+            "a bot plays your seat; take it back first",
+        );
     }
     match action {
         Action::Move(text) => {
             let to_move = pos.to_move().expect("an ongoing game has a player to move");
             if to_move != player {
-                return Err(Rejection::new(
+                return reject(
                     ErrorCode::NotYourTurn,
                     format!("it is {}'s turn", to_move.name()),
-                ));
+                );
             }
             let turn = pos.parse_turn(text).map_err(|e| Rejection {
                 code: ErrorCode::Illegal,
                 message: e.message,
                 kind: Some(e.kind),
             })?;
-            Ok(EventKind::Turn {
-                player,
-                text: turn.to_string(),
-            })
+            Ok(EventKind::Turn { player, turn })
         }
         Action::Resign => Ok(EventKind::Resign(player)),
         Action::OfferDraw => match state.draw {
             None => Ok(EventKind::DrawOffered(player)),
-            Some(_) => accept(state, player),
+            Some(_) => accept(state, player, table),
         },
-        Action::AcceptDraw => accept(state, player),
+        Action::AcceptDraw => accept(state, player, table),
         Action::DeclineDraw => match state.draw {
-            None => Err(Rejection::new(
-                ErrorCode::NoDrawOffer,
-                "there is no draw offer",
-            )),
+            None => reject(ErrorCode::NoDrawOffer, "there is no draw offer"),
             Some(_) => Ok(EventKind::DrawDeclined(player)),
         },
+        Action::Reclaim => match state.bot(player) {
+            Some(_) => Ok(EventKind::SeatToHuman(player)),
+            None => reject(ErrorCode::NoBot, "no bot plays your seat"),
+        },
+        Action::Vote(target, vote) => open_vote(state, player, *target, *vote, table),
+        Action::VoteAnswer(yes) => match state.vote {
+            None => reject(ErrorCode::NoVote, "no vote is open"),
+            Some(v) if !v.voters.contains(player) => {
+                reject(ErrorCode::NoVote, "you may not vote in this vote")
+            }
+            Some(v) if v.yes.contains(player) || v.no.contains(player) => {
+                reject(ErrorCode::NoVote, "you have already voted")
+            }
+            Some(_) => Ok(EventKind::VoteCast {
+                by: player,
+                yes: *yes,
+            }),
+        },
+        Action::Takeback => {
+            if state.takeback.is_some() {
+                return reject(ErrorCode::NoTakeback, "a takeback is already asked for");
+            }
+            if !state.can_take_back(player) {
+                return reject(
+                    ErrorCode::NoTakeback,
+                    "only your last turn can be taken back, before the next turn is played",
+                );
+            }
+            Ok(EventKind::TakebackRequested(player))
+        }
+        Action::TakebackAnswer(yes) => match state.takeback {
+            None => reject(ErrorCode::NoTakeback, "no takeback is asked for"),
+            Some(t) if t.by == player || t.accepted.contains(player) => {
+                reject(ErrorCode::NoTakeback, "you have already answered")
+            }
+            Some(_) => Ok(EventKind::TakebackAnswered {
+                by: player,
+                yes: *yes,
+            }),
+        },
         // The actor routes chat elsewhere; this only keeps the match honest.
-        Action::Chat(_) | Action::Whisper(..) => Err(Rejection::new(
-            ErrorCode::Malformed,
-            "chat is not a game action",
-        )),
+        Action::Chat(_) | Action::Whisper(..) => {
+            reject(ErrorCode::Malformed, "chat is not a game action")
+        }
     }
 }
 
-fn accept(state: &GameState, player: Player) -> Result<EventKind, Rejection> {
+/// The players whose agreement a draw does not wait for: people away for longer than the grace
+/// period.
+pub fn excused(state: &GameState, table: &Table) -> ArmySet {
+    state
+        .living_humans()
+        .iter()
+        .filter(|p| table.long_away(*p))
+        .collect()
+}
+
+/// `player` agrees to the pending draw offer: the last agreement needed agrees the draw.
+pub fn accept(state: &GameState, player: Player, table: &Table) -> Result<EventKind, Rejection> {
     let Some(offer) = state.draw else {
-        return Err(Rejection::new(
-            ErrorCode::NoDrawOffer,
-            "there is no draw offer",
-        ));
+        return reject(ErrorCode::NoDrawOffer, "there is no draw offer");
     };
     if offer.accepted.contains(player) {
-        return Err(Rejection::new(
+        return reject(
             ErrorCode::DrawPending,
             "you have already agreed to the draw; the others have not yet",
-        ));
+        );
     }
     let agreed = offer.accepted.with(player);
-    if state.position().alive().iter().all(|p| agreed.contains(p)) {
-        Ok(EventKind::DrawAgreed(player))
+    let excused = excused(state, table).without(player);
+    let alive = state.position().alive();
+    if alive
+        .iter()
+        .all(|p| agreed.contains(p) || excused.contains(p))
+    {
+        let excused = alive.iter().filter(|p| !agreed.contains(*p)).collect();
+        Ok(EventKind::DrawAgreed {
+            by: player,
+            excused,
+        })
     } else {
         Ok(EventKind::DrawAccepted(player))
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use djambi_core::{Army, Position};
-    use uuid::Uuid;
-
-    fn four() -> GameState {
-        let seats = Army::ALL
-            .iter()
-            .map(|&player| super::super::state::Seat {
-                player,
-                name: None,
-                token_hash: crate::token::SeatToken::generate().hash(),
-                claimed: true,
-            })
-            .collect();
-        GameState::new(Uuid::new_v4(), Position::new(), seats, false, 0)
+fn open_vote(
+    state: &GameState,
+    player: Player,
+    target: Player,
+    action: VoteAction,
+    table: &Table,
+) -> Result<EventKind, Rejection> {
+    if state.vote.is_some() {
+        return reject(ErrorCode::NoVote, "a vote is already open");
     }
-
-    #[test]
-    fn typed_rejections() {
-        let s = four();
-        let code = |role, action: Action| decide(&s, role, &action).unwrap_err().code;
-        assert_eq!(
-            code(Role::Spectator, Action::Move("b7-b5".into())),
-            ErrorCode::Spectator
-        );
-        assert_eq!(
-            code(Role::Player(Army::Blue), Action::Move("h7-h5".into())),
-            ErrorCode::NotYourTurn
-        );
-        let e = decide(&s, Role::Player(Army::Red), &Action::Move("g7-e5".into())).unwrap_err();
-        assert_eq!(e.code, ErrorCode::Illegal);
-        assert!(e.kind.is_some());
-        assert_eq!(
-            code(Role::Player(Army::Red), Action::AcceptDraw),
-            ErrorCode::NoDrawOffer
-        );
-        assert_eq!(
-            decide(&s, Role::Player(Army::Red), &Action::Move("B7-B5".into())).unwrap(),
-            EventKind::Turn {
-                player: Army::Red,
-                text: "b7-b5".into()
-            }
+    if matches!(state.settings.clock, Some(ClockSpec::Correspondence { .. })) {
+        return reject(
+            ErrorCode::NoVote,
+            "in a correspondence game the turn's deadline decides",
         );
     }
-
-    #[test]
-    fn the_last_acceptance_agrees_the_draw() {
-        let mut s = four();
-        s.apply(&EventKind::DrawOffered(Army::Red)).unwrap();
-        assert_eq!(
-            decide(&s, Role::Player(Army::Red), &Action::AcceptDraw)
-                .unwrap_err()
-                .code,
-            ErrorCode::DrawPending
-        );
-        for p in [Army::Blue, Army::Yellow] {
-            let e = decide(&s, Role::Player(p), &Action::OfferDraw).unwrap();
-            assert_eq!(e, EventKind::DrawAccepted(p));
-            s.apply(&e).unwrap();
-        }
-        assert_eq!(
-            decide(&s, Role::Player(Army::Green), &Action::AcceptDraw).unwrap(),
-            EventKind::DrawAgreed(Army::Green)
+    let pos = state.position();
+    if target == player || !pos.is_alive(target) || state.bot(target).is_some() {
+        return reject(
+            ErrorCode::NoVote,
+            "a vote is about another living player, played by a person",
         );
     }
+    if pos.to_move() != Some(target) {
+        return reject(ErrorCode::NoVote, "a vote is about the player to move");
+    }
+    if !table.long_away(target) {
+        return reject(
+            ErrorCode::NoVote,
+            format!(
+                "{} has not been away for {} s yet",
+                target.name(),
+                table.grace_ms / 1000
+            ),
+        );
+    }
+    let voters = state
+        .living_humans()
+        .iter()
+        .filter(|p| *p != target && table.connected.contains(*p))
+        .collect::<ArmySet>()
+        .with(player);
+    Ok(EventKind::VoteOpened {
+        by: player,
+        target,
+        action,
+        voters,
+    })
 }
+
+/// What follows by itself from the state after an event: the start of a full game, a vote
+/// decided, a takeback everyone agreed to, a vote on a player who came back. One step at a
+/// time (the actor applies it and asks again); forced passes are the actor's.
+pub fn consequences(state: &GameState, table: &Table) -> Vec<EventKind> {
+    if state.is_over() {
+        return Vec::new();
+    }
+    if !state.started && state.all_seated() {
+        return vec![EventKind::Started];
+    }
+    if let Some(vote) = state.vote {
+        if vote.passed() {
+            let action = match vote.action {
+                VoteAction::Bot(level) => EventKind::SeatToBot {
+                    player: vote.target,
+                    level,
+                    reason: BotReason::Vote,
+                },
+                VoteAction::Resign => EventKind::Resign(vote.target),
+            };
+            return vec![EventKind::VoteClosed { passed: true }, action];
+        }
+        if vote.failed() || table.connected.contains(vote.target) {
+            return vec![EventKind::VoteClosed { passed: false }];
+        }
+    }
+    if let Some(request) = state.takeback {
+        let others = state.living_humans().without(request.by);
+        if others.iter().all(|p| request.accepted.contains(p)) {
+            return vec![EventKind::TakenBack(request.by)];
+        }
+    }
+    Vec::new()
+}
+
+/// What a timeout of `player` does: the timeout, then a resignation or a bot taking the seat.
+pub fn timeout(state: &GameState, player: Player) -> Vec<EventKind> {
+    let then = match state.settings.on_timeout {
+        crate::protocol::lifecycle::OnTimeout::Resign => EventKind::Resign(player),
+        crate::protocol::lifecycle::OnTimeout::Bot => EventKind::SeatToBot {
+            player,
+            level: state.settings.takeover_level.0,
+            reason: BotReason::Timeout,
+        },
+    };
+    vec![EventKind::Timeout(player), then]
+}
+
+/// A bot's answer to the pending draw offer.
+pub fn bot_answer(
+    state: &GameState,
+    player: Player,
+    accept_it: bool,
+    table: &Table,
+) -> Option<EventKind> {
+    let offer = state.draw?;
+    if offer.accepted.contains(player) || !state.position().is_alive(player) {
+        return None;
+    }
+    if !accept_it {
+        return Some(EventKind::DrawDeclined(player));
+    }
+    accept(state, player, table).ok()
+}
+
+#[cfg(test)]
+mod tests;

@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
-use djambi_core::GameRecord;
+use djambi_core::{GameRecord, Player, Turn};
+use djambi_engine::Level;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use uuid::Uuid;
 
@@ -12,6 +13,7 @@ use super::{Action, Outbound, Presence, Viewer};
 use crate::error::AppError;
 use crate::protocol::GameView;
 use crate::protocol::http::{ClaimSeat, ClaimedSeat};
+use crate::token::SeatToken;
 
 /// A command for an actor.
 pub(super) enum Command {
@@ -47,7 +49,60 @@ pub(super) enum Command {
     Record {
         reply: oneshot::Sender<GameRecord>,
     },
+    /// Cancel the game if it waits for players and was last touched before `before` (ms).
+    Expire {
+        before: i64,
+        reply: oneshot::Sender<bool>,
+    },
+    /// The creator's action, with the admin token it presented.
+    Admin {
+        action: AdminAction,
+        reply: oneshot::Sender<Result<AdminAnswer, AppError>>,
+    },
+    /// A bot's turn, chosen at version `v`.
+    BotTurn {
+        v: u64,
+        player: Player,
+        turn: Turn,
+    },
+    /// A bot's answer to the draw offer made at version `offer`.
+    BotDraw {
+        offer: u64,
+        player: Player,
+        accept: bool,
+    },
     Shutdown,
+}
+
+/// What the creator of a game may do before it starts (with its admin token).
+#[derive(Clone, Debug)]
+pub struct AdminAction {
+    /// The admin token presented.
+    pub token: String,
+    /// What to do.
+    pub what: AdminWhat,
+}
+
+/// The creator's actions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AdminWhat {
+    /// Cancel the game.
+    Cancel,
+    /// A new invite for a seat (sockets on the old token lose it).
+    Reinvite(Player),
+    /// A bot of this level plays the seat.
+    Bot(Player, Level),
+}
+
+/// What an admin action gave.
+#[derive(Clone, Debug)]
+pub enum AdminAnswer {
+    /// The game is cancelled.
+    Cancelled,
+    /// The seat's new token.
+    Invite(Player, SeatToken),
+    /// A bot plays the seat.
+    Bot,
 }
 
 /// A connection joined a game.
@@ -174,6 +229,17 @@ impl GameHandle {
     /// The game record (NOTATION §4).
     pub async fn record(&self) -> Result<GameRecord, Gone> {
         self.ask(|reply| Command::Record { reply }).await
+    }
+
+    /// Cancels the game if it still waits for players and nobody touched it since `before`
+    /// (milliseconds since the epoch); whether it did.
+    pub async fn expire(&self, before: i64) -> Result<bool, Gone> {
+        self.ask(|reply| Command::Expire { before, reply }).await
+    }
+
+    /// The creator's action.
+    pub async fn admin(&self, action: AdminAction) -> Result<Result<AdminAnswer, AppError>, Gone> {
+        self.ask(|reply| Command::Admin { action, reply }).await
     }
 
     /// Asks the actor to finish what it was sent before, tell its connections that the server

@@ -5,21 +5,28 @@
 //! loads and restores actors.
 
 mod actor;
-mod command;
+pub mod bots;
+pub mod command;
 mod handle;
+pub mod history;
 mod registry;
 pub mod state;
+pub mod text;
 pub mod view;
 
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI64, AtomicU8, AtomicU32, Ordering::Relaxed};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use djambi_core::{ArmySet, Player};
 
+use crate::net::budget::Allowance;
+use crate::protocol::GameStatus;
+use crate::token::TokenHash;
+
 pub use command::Action;
-pub use handle::{GameHandle, Gone, JoinError, Joined, Reply};
-pub use registry::{NewGame, Registry};
+pub use handle::{AdminAction, AdminAnswer, AdminWhat, GameHandle, Gone, JoinError, Joined, Reply};
+pub use registry::{BOTS_ONLY_TURN_LIMIT, NewGame, Registry, RegistryLimits};
 
 /// Who a connection is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +56,9 @@ pub struct Viewer {
     pub role: Role,
     /// The name it chats under.
     pub name: String,
+    /// For a player, the hash of the token it joined with: it plays the seat only while that
+    /// is still the seat's token.
+    pub token: Option<TokenHash>,
 }
 
 /// Who may receive a broadcast message.
@@ -58,19 +68,26 @@ pub enum Audience {
     All,
     /// Only connections playing one of these seats (a whisper's two players).
     Players(ArmySet),
-    /// Every connection, which then closes (the server is restarting).
-    AllThenClose,
+    /// Only connections playing this seat.
+    Seat(Player),
+    /// Only this connection.
+    Conn(u64),
 }
 
 impl Audience {
-    /// Whether a connection with `role` receives it.
-    pub fn admits(self, role: Role) -> bool {
+    /// Whether the connection `viewer` receives it.
+    pub fn admits(self, viewer: &Viewer) -> bool {
         match self {
-            Audience::All | Audience::AllThenClose => true,
-            Audience::Players(set) => role.seat().is_some_and(|p| set.contains(p)),
+            Audience::All => true,
+            Audience::Players(set) => viewer.role.seat().is_some_and(|p| set.contains(p)),
+            Audience::Seat(p) => viewer.role == Role::Player(p),
+            Audience::Conn(conn) => viewer.conn == conn,
         }
     }
 }
+
+/// How a connection is closed after a message: a WebSocket close code and reason.
+pub type Close = (u16, &'static str);
 
 /// Where a message stands in the game's version sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +109,21 @@ pub struct Outbound {
     pub audience: Audience,
     /// The JSON text.
     pub text: Utf8Bytes,
+    /// Whether its recipients' connections close after it (the server restarts, a seat's
+    /// token was replaced, …).
+    pub close: Option<Close>,
+}
+
+impl Outbound {
+    /// A message for `audience` that closes nothing.
+    pub fn new(seq: Seq, audience: Audience, text: Utf8Bytes) -> Outbound {
+        Outbound {
+            seq,
+            audience,
+            text,
+            close: None,
+        }
+    }
 }
 
 /// The limits an actor applies.
@@ -107,12 +139,20 @@ pub struct Limits {
     pub max_chat_chars: usize,
     /// Longest display name, in characters.
     pub max_name_chars: usize,
-    /// Most connections on one game.
-    pub max_connections_per_game: usize,
+    /// Most spectator connections on one game.
+    pub max_spectators: usize,
+    /// Most connections playing one seat (a new one closes the oldest).
+    pub max_sockets_per_seat: usize,
+    /// Chat one game accepts from everyone together.
+    pub game_chat: Allowance,
     /// Recent chat messages kept for snapshots.
     pub recent_chat: usize,
     /// How long a finished game with nobody connected stays loaded.
     pub idle: Duration,
+    /// How long a player must be away on its turn before the others may vote on it.
+    pub absent_grace: Duration,
+    /// The shortest correspondence deadline a game may have.
+    pub min_turn_deadline: Duration,
 }
 
 impl Default for Limits {
@@ -123,21 +163,61 @@ impl Default for Limits {
             event_buffer: 128,
             max_chat_chars: 500,
             max_name_chars: 32,
-            max_connections_per_game: 200,
+            max_spectators: 1000,
+            max_sockets_per_seat: 4,
+            game_chat: Allowance {
+                burst: 20,
+                per_minute: 60,
+            },
             recent_chat: 100,
             idle: Duration::from_secs(300),
+            absent_grace: Duration::from_secs(120),
+            min_turn_deadline: Duration::from_secs(3600),
         }
     }
 }
 
-/// Who is connected to a game, readable without asking its actor (for game lists).
+/// Who is connected to a game and where it stands, readable without asking its actor (for
+/// game lists and the per-address caps).
 #[derive(Debug, Default)]
 pub struct Presence {
     seats: [AtomicU32; 4],
     spectators: AtomicU32,
+    status: AtomicU8,
+    /// When the running clock runs out (ms; 0: no clock runs).
+    deadline: AtomicI64,
 }
 
 impl Presence {
+    /// Where the game stands.
+    pub fn status(&self) -> GameStatus {
+        match self.status.load(Relaxed) {
+            0 => GameStatus::Open,
+            1 => GameStatus::Live,
+            2 => GameStatus::Finished,
+            _ => GameStatus::Cancelled,
+        }
+    }
+
+    /// When the player to move runs out of time (ms), in a timed game.
+    pub fn deadline(&self) -> Option<i64> {
+        Some(self.deadline.load(Relaxed)).filter(|d| *d != 0)
+    }
+
+    fn set_deadline(&self, deadline: Option<i64>) {
+        self.deadline.store(deadline.unwrap_or(0), Relaxed);
+    }
+
+    fn set_status(&self, status: GameStatus) {
+        let n = match status {
+            GameStatus::Open => 0,
+            GameStatus::Live => 1,
+            GameStatus::Finished => 2,
+            GameStatus::Cancelled => 3,
+        };
+        self.status.store(n, Relaxed);
+    }
+
     /// How many connections play `player`'s seat.
     pub fn seat(&self, player: Player) -> u32 {
         self.seats[player.index()].load(Relaxed)
@@ -169,20 +249,4 @@ impl Presence {
             .counter(role)
             .fetch_update(Relaxed, Relaxed, |n| n.checked_sub(1));
     }
-}
-
-/// Checks a display name or chat text: trimmed, not empty, at most `max` characters, no control
-/// characters. Returns the trimmed text or what is wrong (`Err(true)` when only too long).
-pub fn clean_text(text: &str, max: usize) -> Result<&str, (bool, String)> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err((false, "the text is empty".into()));
-    }
-    if text.chars().count() > max {
-        return Err((true, format!("the text is longer than {max} characters")));
-    }
-    if text.chars().any(char::is_control) {
-        return Err((false, "the text contains control characters".into()));
-    }
-    Ok(text)
 }

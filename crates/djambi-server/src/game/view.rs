@@ -5,17 +5,43 @@ use djambi_core::{Effect, Player, Position};
 
 use super::state::GameState;
 use crate::clock::rfc3339;
+use crate::protocol::lifecycle::{BotLevel, TakebackView, VoteAction, VoteView, players};
 use crate::protocol::{
-    ChatView, ControlView, DrawOfferView, EventView, GameView, LegalView, SeatView, StateView,
+    ChatView, ControlView, DrawOfferView, EffectsView, EventView, GameView, LegalView, SeatView,
+    ServerMessage, StateView,
 };
 use crate::store::{ChatRow, EventKind};
 
 /// How many coming turns `order` lists.
 const ORDER_LEN: usize = 8;
 
-/// The legal turns of the player to move, grouped by `from-to` (PROTOCOL §3.3).
+/// The legal turns of the player to move, grouped by piece and destination (PROTOCOL §3.4).
+/// A player whose only turn is `pass` passes at once (the server plays it), so that list is
+/// never shown.
 pub fn legal_view(pos: &Position) -> LegalView {
     LegalView::new(pos.legal_turns())
+}
+
+/// The seat that receives the legal turns now: the one to move, when a person may move (the
+/// game has started, is not over, and no bot plays that seat).
+pub fn legal_seat(state: &GameState) -> Option<Player> {
+    if !state.started || state.is_over() {
+        return None;
+    }
+    let player = state.position().to_move()?;
+    let bot = state
+        .seats
+        .iter()
+        .any(|s| s.player == player && s.bot.is_some());
+    (!bot).then_some(player)
+}
+
+/// The `legal` message of the current state: the legal turns of the player to move.
+pub fn legal_message(state: &GameState) -> ServerMessage {
+    ServerMessage::Legal {
+        v: state.v,
+        turns: legal_view(state.position()),
+    }
 }
 
 /// The state after the last event.
@@ -31,7 +57,7 @@ pub fn state_view(state: &GameState) -> StateView {
         eliminated: eliminated(state),
         ranking: state.game.ranking(),
         result: state.result(),
-        legal: legal_view(pos),
+        clock: state.clock.map(|c| c.view()),
     }
 }
 
@@ -45,31 +71,117 @@ fn eliminated(state: &GameState) -> Vec<Player> {
         .collect()
 }
 
-/// The view of an event just applied to `state` (which is the state after it).
-pub fn event_view(state: &GameState, kind: &EventKind, effects: Vec<Effect>) -> EventView {
-    match kind {
+/// The view of an event just applied to `state` (which is the state after it); `undone` are
+/// the versions of the turns a takeback removed.
+pub fn event_view(
+    state: &GameState,
+    kind: &EventKind,
+    effects: Vec<Effect>,
+    undone: Vec<u64>,
+) -> EventView {
+    match *kind {
         EventKind::Turn { player, .. } => {
             let (number, turn) = state.last_turn().expect("a turn was just played");
             EventView::Turn {
                 number,
-                player: *player,
+                player,
                 turn,
-                effects,
+                effects: EffectsView(effects),
                 state: state_view(state),
             }
         }
         EventKind::Resign(player) => EventView::Resign {
-            player: *player,
-            effects,
+            player,
+            effects: EffectsView(effects),
             state: state_view(state),
         },
-        EventKind::DrawOffered(by) => EventView::DrawOffered { by: *by },
-        EventKind::DrawAccepted(by) => EventView::DrawAccepted { by: *by },
-        EventKind::DrawDeclined(by) => EventView::DrawDeclined { by: *by },
-        EventKind::DrawAgreed(_) => EventView::DrawAgreed {
+        EventKind::DrawOffered(by) => EventView::DrawOffered { by },
+        EventKind::DrawAccepted(by) => EventView::DrawAccepted { by },
+        EventKind::DrawDeclined(by) => EventView::DrawDeclined { by },
+        EventKind::DrawAgreed { .. } => EventView::DrawAgreed {
+            state: state_view(state),
+        },
+        EventKind::Cancelled(reason) => EventView::Cancelled { reason },
+        EventKind::Started => EventView::Started {
+            state: state_view(state),
+        },
+        EventKind::SeatToBot {
+            player,
+            level,
+            reason,
+        } => EventView::SeatToBot {
+            player,
+            level: BotLevel(level),
+            reason,
+            state: state_view(state),
+        },
+        EventKind::SeatToHuman(player) => EventView::SeatToHuman {
+            player,
+            state: state_view(state),
+        },
+        EventKind::VoteOpened {
+            by,
+            target,
+            action,
+            voters,
+        } => EventView::VoteOpened {
+            by,
+            target,
+            action,
+            level: match action {
+                VoteAction::Bot(level) => Some(BotLevel(level)),
+                VoteAction::Resign => None,
+            },
+            voters: players(voters),
+        },
+        EventKind::VoteCast { by, yes } => EventView::VoteCast { by, yes },
+        EventKind::VoteClosed { passed } => EventView::VoteClosed { passed },
+        EventKind::TakebackRequested(by) => EventView::TakebackRequested { by },
+        EventKind::TakebackAnswered { by, yes } => EventView::TakebackAnswered { by, yes },
+        EventKind::TakenBack(player) => EventView::TakenBack {
+            player,
+            undone,
+            state: state_view(state),
+        },
+        EventKind::Timeout(player) => EventView::Timeout { player },
+        EventKind::Paused { from, until } => EventView::Paused {
+            from,
+            until,
             state: state_view(state),
         },
     }
+}
+
+/// Applies an event made at `at` to `state` and returns its view (with the turns a takeback
+/// removed), or why it does not apply (then nothing changed).
+pub fn apply_viewed(state: &mut GameState, kind: &EventKind, at: i64) -> Result<EventView, String> {
+    let before = matches!(kind, EventKind::TakenBack(_)).then(|| state.turn_versions.clone());
+    let effects = state.apply(kind, at)?;
+    let undone = before
+        .map(|before| {
+            before
+                .into_iter()
+                .filter(|v| !state.turn_versions.contains(v))
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(event_view(state, kind, effects, undone))
+}
+
+/// The open vote, as snapshots show it.
+pub fn vote_view(state: &GameState) -> Option<VoteView> {
+    state.vote.map(|v| VoteView {
+        by: v.by,
+        target: v.target,
+        action: v.action,
+        level: match v.action {
+            VoteAction::Bot(level) => Some(BotLevel(level)),
+            VoteAction::Resign => None,
+        },
+        voters: players(v.voters),
+        yes: players(v.yes),
+        no: players(v.no),
+    })
 }
 
 /// A chat row as sent.
@@ -93,13 +205,22 @@ pub fn may_see(row: &ChatRow, seat: Option<Player>) -> bool {
     }
 }
 
-/// The snapshot of a game for a viewer playing `seat` (none: a spectator or the public API).
-/// `connected` says which seats have a connection.
+/// Who is at a game's table, for its views.
+pub struct Attendance {
+    /// Since when each seat has had no connection (ms); none while connected.
+    pub away_since: [Option<i64>; 4],
+    /// How many spectators watch.
+    pub spectators: u32,
+    /// How long a player must be away before a vote, in seconds.
+    pub grace_s: u64,
+}
+
+/// The snapshot of a game for a viewer playing `seat` (none: a spectator or the public API),
+/// with the recent `chat` it may see.
 pub fn game_view<'a>(
     state: &GameState,
     seat: Option<Player>,
-    connected: impl Fn(Player) -> bool,
-    spectators: u32,
+    table: Attendance,
     chat: impl Iterator<Item = &'a ChatRow>,
 ) -> GameView {
     let pos = state.position();
@@ -119,16 +240,26 @@ pub fn game_view<'a>(
                 player: s.player,
                 name: s.name.clone(),
                 claimed: s.claimed,
-                connected: connected(s.player),
+                connected: table.away_since[s.player.index()].is_none(),
                 alive: pos.is_alive(s.player),
+                bot: s.bot.map(BotLevel),
+                away_since: table.away_since[s.player.index()].map(rfc3339),
             })
             .collect(),
-        spectators,
+        spectators: table.spectators,
         state: state_view(state),
         turns: state.turns(),
         draw_offer: state.draw.map(|d| DrawOfferView {
             by: d.by,
             accepted: d.accepted.iter().collect(),
+        }),
+        cancelled: state.cancelled,
+        settings: state.settings,
+        absent_grace_s: table.grace_s,
+        vote: vote_view(state),
+        takeback: state.takeback.map(|t| TakebackView {
+            by: t.by,
+            accepted: players(t.accepted),
         }),
         chat: chat.filter(|c| may_see(c, seat)).map(chat_view).collect(),
         created_at: rfc3339(state.created_at),
@@ -141,10 +272,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn legal_turns_group_by_from_to() {
+    fn legal_turns_group_by_piece_and_destination() {
         let legal = serde_json::to_value(legal_view(&Position::new())).unwrap();
-        assert_eq!(legal.as_object().unwrap().len(), 30);
-        assert_eq!(legal["b7-b5"], serde_json::json!([""]));
+        assert_eq!(crate::protocol::expand_legal(&legal).len(), 30);
+        assert_eq!(legal["b7"]["b5"], serde_json::json!(""));
         // A kill offers its placements as suffixes.
         let pos = Position::from_dpn(
             "Cr8/9/9/9/9/9/9/1Mb7/Cb8 r rb-- - 0 - 0 1",
@@ -152,7 +283,7 @@ mod tests {
         )
         .unwrap();
         let legal = serde_json::to_value(legal_view(&pos)).unwrap();
-        assert!(legal["a9-a1"][0].as_str().unwrap().starts_with('@'));
+        assert!(legal["a9"]["a1"].as_str().unwrap().starts_with('@'));
     }
 
     #[test]

@@ -6,10 +6,11 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 
-use super::{ApiJson, parse_game_id};
+use super::{ApiJson, Bearer, LinkBase, parse_game_id};
 use crate::AppState;
 use crate::error::AppError;
-use crate::game::NewGame;
+use crate::game::{AdminAction, AdminWhat, NewGame};
+use crate::net::ClientIp;
 use crate::protocol::http::{CreateGame, CreatedGame, GameList, ListQuery};
 use crate::protocol::{GameStatus, GameView};
 
@@ -17,20 +18,40 @@ use crate::protocol::{GameStatus, GameView};
 const DEFAULT_LIMIT: u32 = 50;
 /// The most games one list holds.
 const MAX_LIMIT: u32 = 200;
+/// The most games a list by ids holds.
+const MAX_IDS: usize = 50;
 
 pub(super) fn router() -> Router<AppState> {
     Router::new()
         .route("/api/games", get(list).post(create))
-        .route("/api/games/{id}", get(snapshot))
+        .route("/api/games/{id}", get(snapshot).delete(cancel))
 }
 
 async fn create(
     State(state): State<AppState>,
+    client: ClientIp,
+    LinkBase(base): LinkBase,
     ApiJson(body): ApiJson<CreateGame>,
 ) -> Result<(StatusCode, Json<CreatedGame>), AppError> {
+    state
+        .budgets
+        .create
+        .take(client.key())
+        .map_err(|wait| AppError::rate_limited("too many new games from your address", wait))?;
     let mut new = NewGame::standard(body.players, body.hostage, body.rules)?;
     new.names = body.names;
     new.open = body.open;
+    new.creator = Some(client.key());
+    new.base_url = Some(base);
+    new.bots = body.bots.into_iter().map(|(p, l)| (p, l.0)).collect();
+    let min_per_turn = u32::try_from(state.config.min_turn_deadline_secs).unwrap_or(u32::MAX);
+    new.settings = NewGame::settings(
+        body.clock,
+        body.on_timeout,
+        body.takeover_level,
+        body.bot_movetime_ms,
+        min_per_turn,
+    )?;
     let created = state.registry.create(new).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
@@ -43,11 +64,36 @@ async fn list(
     let status = match query.status.as_deref() {
         None | Some("") | Some("all") => None,
         Some(s) => Some(GameStatus::parse(s).ok_or_else(|| {
-            AppError::BadRequest("status: expected open, live, finished or all".into())
+            AppError::BadRequest("status: expected open, live, finished, cancelled or all".into())
         })?),
     };
+    if let Some(ids) = query.ids.as_deref() {
+        // A browser's own games: at most 50 ids; unknown or malformed ones are left out.
+        let ids: Vec<uuid::Uuid> = ids
+            .split(',')
+            .filter_map(|id| uuid::Uuid::parse_str(id.trim()).ok())
+            .take(MAX_IDS)
+            .collect();
+        return Ok(Json(state.registry.list_ids(&ids).await?));
+    }
     let limit = query.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
     Ok(Json(state.registry.list(status, limit).await?))
+}
+
+/// `DELETE /api/games/{id}` with the creator's admin token: cancels a game that has not
+/// started.
+async fn cancel(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Bearer(token): Bearer,
+) -> Result<Json<serde_json::Value>, AppError> {
+    let id = parse_game_id(&id)?;
+    let action = AdminAction {
+        token,
+        what: AdminWhat::Cancel,
+    };
+    state.registry.admin(id, action).await?;
+    Ok(Json(serde_json::json!({"id": id, "status": "cancelled"})))
 }
 
 async fn snapshot(

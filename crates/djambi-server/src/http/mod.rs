@@ -3,6 +3,7 @@
 
 mod games;
 mod health;
+mod history;
 mod metrics;
 mod records;
 mod seats;
@@ -17,15 +18,18 @@ use uuid::Uuid;
 use crate::AppState;
 use crate::error::AppError;
 
-/// The HTTP routes: the API, health, metrics and the browser client.
+/// The HTTP routes: the API, health, metrics and the browser client, their answers compressed
+/// (gzip or brotli, as the client accepts; tower-http's compression layer).
 pub fn router(state: &AppState) -> Router<AppState> {
     Router::new()
         .merge(games::router())
         .merge(seats::router())
         .merge(records::router())
+        .merge(history::router())
         .merge(health::router())
         .merge(metrics::router())
         .merge(static_files::router(&state.config.web_dir()))
+        .layer(tower_http::compression::CompressionLayer::new())
 }
 
 /// A game id from a path; anything else is an unknown game.
@@ -34,6 +38,58 @@ pub fn parse_game_id(s: &str) -> Result<Uuid, AppError> {
         let shown: String = s.chars().take(40).collect();
         AppError::no_game(shown)
     })
+}
+
+/// The base of the links a request's answer gives (games, invites): the configured public URL,
+/// else the address the client itself used (its `Host`), so that a server reached on the
+/// local network gives links that work on the local network.
+pub struct LinkBase(pub String);
+
+impl axum::extract::FromRequestParts<AppState> for LinkBase {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> Result<LinkBase, Self::Rejection> {
+        if state.config.public_url.is_some() {
+            return Ok(LinkBase(state.config.base_url()));
+        }
+        let host = parts
+            .headers
+            .get(axum::http::header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .filter(|h| {
+                !h.is_empty()
+                    && h.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
+            });
+        Ok(LinkBase(match host {
+            Some(host) => format!("http://{host}"),
+            None => state.config.base_url(),
+        }))
+    }
+}
+
+/// The creator's admin token from `Authorization: Bearer TOKEN` (`bad_token` without one).
+pub struct Bearer(pub String);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Bearer {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Bearer, AppError> {
+        parts
+            .headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(|t| Bearer(t.trim().to_string()))
+            .filter(|b| !b.0.is_empty())
+            .ok_or(AppError::BadToken)
+    }
 }
 
 /// `Json` whose rejections are [`AppError`]s (`bad_request`, or `too_large` past the body limit).

@@ -7,9 +7,10 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use djambi_core::GameRecord;
 
-use super::{ApiJson, parse_game_id};
+use super::{ApiJson, LinkBase, parse_game_id};
 use crate::AppState;
 use crate::error::AppError;
+use crate::net::ClientIp;
 use crate::protocol::http::CreatedGame;
 
 pub(super) fn router() -> Router<AppState> {
@@ -33,8 +34,18 @@ async fn export(
 
 async fn import(
     State(state): State<AppState>,
+    client: ClientIp,
+    LinkBase(base): LinkBase,
     ApiJson(record): ApiJson<GameRecord>,
 ) -> Result<(StatusCode, Json<CreatedGame>), AppError> {
-    let created = state.registry.import(&record).await?;
+    state
+        .budgets
+        .create
+        .take(client.key())
+        .map_err(|wait| AppError::rate_limited("too many imports from your address", wait))?;
+    let created = state
+        .registry
+        .import(&record, Some(client.key()), Some(base))
+        .await?;
     Ok((StatusCode::CREATED, Json(created)))
 }

@@ -4,29 +4,117 @@ use axum::extract::{Path, State};
 use axum::routing::post;
 use axum::{Json, Router};
 
-use super::{ApiJson, parse_game_id};
+use djambi_core::{Army, Player};
+use djambi_engine::Level;
+
+use super::{ApiJson, Bearer, LinkBase, parse_game_id};
 use crate::AppState;
 use crate::error::AppError;
+use crate::game::Registry;
+use crate::game::{AdminAction, AdminAnswer, AdminWhat};
+use crate::net::ClientIp;
 use crate::protocol::http::{ClaimSeat, ClaimedSeat};
+use crate::protocol::http::{SeatBot, SeatInvite};
 
 pub(super) fn router() -> Router<AppState> {
-    Router::new().route("/api/games/{id}/seats", post(claim))
+    Router::new()
+        .route("/api/games/{id}/seats", post(claim))
+        .route("/api/games/{id}/seats/{player}/invite", post(reinvite))
+        .route("/api/games/{id}/seats/{player}/bot", post(to_bot))
+}
+
+fn seat_of(player: &str) -> Result<Player, AppError> {
+    let mut chars = player.chars();
+    match (chars.next().and_then(Army::from_char), chars.next()) {
+        (Some(p), None) => Ok(p),
+        _ => Err(AppError::NotFound(format!(
+            "no seat {:?}",
+            player.chars().take(8).collect::<String>()
+        ))),
+    }
+}
+
+/// `POST /api/games/{id}/seats/{player}/invite` with the creator's admin token, before the
+/// start: a new invite for the seat; sockets on its old token lose it at once.
+async fn reinvite(
+    State(state): State<AppState>,
+    Path((id, player)): Path<(String, String)>,
+    LinkBase(base): LinkBase,
+    Bearer(token): Bearer,
+) -> Result<Json<SeatInvite>, AppError> {
+    let id = parse_game_id(&id)?;
+    let player = seat_of(&player)?;
+    let action = AdminAction {
+        token,
+        what: AdminWhat::Reinvite(player),
+    };
+    match state.registry.admin(id, action).await? {
+        AdminAnswer::Invite(player, token) => {
+            Ok(Json(Registry::invite(&base, id, player, None, &token)))
+        }
+        _ => Err(AppError::Internal),
+    }
+}
+
+/// `POST /api/games/{id}/seats/{player}/bot` with the creator's admin token, before the
+/// start: a bot plays the seat (`{"level": "hard"}`, default medium).
+async fn to_bot(
+    State(state): State<AppState>,
+    Path((id, player)): Path<(String, String)>,
+    Bearer(token): Bearer,
+    body: axum::body::Bytes,
+) -> Result<Json<serde_json::Value>, AppError> {
+    let id = parse_game_id(&id)?;
+    let player = seat_of(&player)?;
+    // The body is optional: no body, a medium bot.
+    let body: SeatBot = if body.iter().all(u8::is_ascii_whitespace) {
+        SeatBot::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| AppError::BadRequest(e.to_string()))?
+    };
+    let level = body.level.map_or(Level::Medium, |l| l.0);
+    let action = AdminAction {
+        token,
+        what: AdminWhat::Bot(player, level),
+    };
+    state.registry.admin(id, action).await?;
+    Ok(Json(
+        serde_json::json!({"player": player, "bot": level.name()}),
+    ))
 }
 
 /// Claims the invited seat (with its token) or, in an open game, a free seat; the actor decides,
 /// so concurrent claims of one seat cannot both win.
+/// A wrong token counts against the address's budget of wrong tokens; past it, the address's
+/// claims with a token are refused (`rate_limited`) without looking at the token.
 async fn claim(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    client: ClientIp,
     ApiJson(body): ApiJson<ClaimSeat>,
 ) -> Result<Json<ClaimedSeat>, AppError> {
     let id = parse_game_id(&id)?;
+    let ip = client.key();
+    let budgets = &state.budgets;
+    if body.token.is_some() {
+        budgets
+            .may_try_token(ip)
+            .map_err(|wait| AppError::rate_limited("too many wrong seat tokens", wait))?;
+    }
     let claimed = state
         .registry
         .with_game(id, |game| {
             let body = body.clone();
             async move { game.claim(body).await }
         })
-        .await??;
-    Ok(Json(claimed))
+        .await?;
+    if let Err(AppError::BadToken) = &claimed
+        && body.token.is_some()
+    {
+        tracing::debug!(%ip, game = %id, "claim with a wrong seat token");
+        budgets
+            .wrong_token(ip)
+            .map_err(|wait| AppError::rate_limited("too many wrong seat tokens", wait))?;
+    }
+    Ok(Json(claimed?))
 }

@@ -3,6 +3,12 @@
 use djambi_core::Player;
 use serde::{Deserialize, Serialize};
 
+use super::lifecycle::BotLevel;
+
+/// The version of the socket protocol this server speaks (PROTOCOL §3). Version 2 sends the
+/// legal turns only to the seat to move, in their own `legal` message.
+pub const PROTOCOL_VERSION: u32 = 2;
+
 /// One message from a browser: a closed set, tagged by `type`. The socket layer parses every text
 /// frame into this enum (or answers `malformed`) before anything else looks at it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -10,6 +16,10 @@ use serde::{Deserialize, Serialize};
 pub enum ClientMessage {
     /// The first message: who the client is, and what it has already seen.
     Hello {
+        /// The protocol version the client speaks: it must be [`PROTOCOL_VERSION`] (a client
+        /// of an older version, which sends none, is told to reload).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        protocol: Option<u32>,
         /// A seat token (the connection plays that seat), or none for a spectator.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         token: Option<String>,
@@ -68,6 +78,42 @@ pub enum ClientMessage {
         /// The message, raw.
         text: String,
     },
+    /// Take the seat back from the bot that plays it.
+    Reclaim {
+        /// The client's id for this command.
+        ack: u64,
+    },
+    /// Open a vote on the player to move, away for longer than the grace period.
+    Vote {
+        /// The client's id for this command.
+        ack: u64,
+        /// The absent player.
+        target: Player,
+        /// `bot` (hand the seat to a bot) or `resign`.
+        action: VoteKind,
+        /// The bot's level, for `bot` (default `medium`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<BotLevel>,
+    },
+    /// Answer the open vote.
+    VoteAnswer {
+        /// The client's id for this command.
+        ack: u64,
+        /// Yes or no.
+        yes: bool,
+    },
+    /// Ask to take back one's last turn (before the next turn is played).
+    Takeback {
+        /// The client's id for this command.
+        ack: u64,
+    },
+    /// Answer a takeback request.
+    TakebackAnswer {
+        /// The client's id for this command.
+        ack: u64,
+        /// Agreed or not.
+        yes: bool,
+    },
     /// Ask again for the events after `since` (or a snapshot).
     Sync {
         /// The last event version the client saw; none asks for a snapshot.
@@ -88,10 +134,25 @@ impl ClientMessage {
             | ClientMessage::AcceptDraw { ack }
             | ClientMessage::DeclineDraw { ack }
             | ClientMessage::Chat { ack, .. }
-            | ClientMessage::Whisper { ack, .. } => Some(*ack),
+            | ClientMessage::Whisper { ack, .. }
+            | ClientMessage::Reclaim { ack }
+            | ClientMessage::Vote { ack, .. }
+            | ClientMessage::VoteAnswer { ack, .. }
+            | ClientMessage::Takeback { ack }
+            | ClientMessage::TakebackAnswer { ack, .. } => Some(*ack),
             ClientMessage::Hello { .. } | ClientMessage::Sync { .. } | ClientMessage::Ping => None,
         }
     }
+}
+
+/// What a vote on an absent player would do, as a client asks for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VoteKind {
+    /// Hand the seat to a bot.
+    Bot,
+    /// Make the player resign.
+    Resign,
 }
 
 /// What is left of a message that does not parse: its `ack`, if it had a readable one, so the
@@ -126,7 +187,8 @@ mod tests {
                 token: None,
                 since: None,
                 chat_since: None,
-                name: None
+                name: None,
+                protocol: None
             }
         );
         let m: ClientMessage =

@@ -6,6 +6,7 @@ use djambi_core::{Army, Player, ResultRecord, Rules};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use super::lifecycle::{BotLevel, ClockSpec, OnTimeout};
 use super::server::GameStatus;
 
 /// `POST /api/games`.
@@ -26,6 +27,23 @@ pub struct CreateGame {
     /// Whether free seats may be claimed without an invite (and the game is listed as open).
     #[serde(default)]
     pub open: bool,
+    /// Seats played by bots from the start, with their levels (never invited).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub bots: BTreeMap<Player, BotLevel>,
+    /// How long each bot thinks, in milliseconds (100–5000, default 1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_movetime_ms: Option<u32>,
+    /// The clock: `null` (casual), `{"initial_s", "increment_s"}` (live) or `{"per_turn_s"}`
+    /// (correspondence).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockSpec>,
+    /// What a timeout does: `resign` or `bot` (default: `bot` for correspondence, `resign`
+    /// for live clocks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_timeout: Option<OnTimeout>,
+    /// The level of a bot that takes over a seat (timeouts, votes; default `medium`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub takeover_level: Option<BotLevel>,
 }
 
 /// The answer to creating or importing a game: the only time seat tokens are shown.
@@ -35,8 +53,12 @@ pub struct CreatedGame {
     pub id: Uuid,
     /// The link to watch the game.
     pub url: String,
-    /// One invite per seat.
+    /// One invite per seat a person plays (bot seats get none).
     pub seats: Vec<SeatInvite>,
+    /// The creator's secret: cancel the game, re-invite a seat or give it to a bot before the
+    /// start, sent as `Authorization: Bearer TOKEN` (none for an imported game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin_token: Option<String>,
 }
 
 /// One seat's invite.
@@ -88,6 +110,9 @@ pub struct ListQuery {
     /// At most this many games (default 50, at most 200).
     #[serde(default)]
     pub limit: Option<u32>,
+    /// Only these games (comma-separated ids, at most 50): a browser's own games.
+    #[serde(default)]
+    pub ids: Option<String>,
 }
 
 /// `GET /api/games`.
@@ -118,6 +143,8 @@ pub struct GameSummary {
     pub to_move: Option<Player>,
     /// The number of the turn to be played next.
     pub turn: u32,
+    /// When the player to move runs out of time (ms since the epoch; timed games only).
+    pub deadline: Option<i64>,
     /// The version of the last event.
     pub v: u64,
     /// The result, once over.
@@ -139,6 +166,18 @@ pub struct SeatSummary {
     pub claimed: bool,
     /// Whether a connection plays it now.
     pub connected: bool,
+    /// The level of the bot playing it, if a bot plays it from the start.
+    pub bot: Option<BotLevel>,
+}
+
+/// `POST /api/games/{id}/seats/{player}/bot`: give a seat to a bot (the creator, before the
+/// start).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatBot {
+    /// The bot's level (default `medium`).
+    #[serde(default)]
+    pub level: Option<BotLevel>,
 }
 
 /// The one error shape of the HTTP API.

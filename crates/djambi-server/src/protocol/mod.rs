@@ -7,13 +7,16 @@
 //! - [`http`]: the JSON bodies of the HTTP API.
 
 pub mod client;
+mod effect;
 pub mod http;
 mod legal;
+pub mod lifecycle;
 pub mod server;
 
-pub use client::ClientMessage;
-pub use legal::LegalView;
+pub use client::{ClientMessage, PROTOCOL_VERSION};
+pub use effect::{EffectsView, PieceCode};
+pub use legal::{LegalView, expand as expand_legal, expand_spec};
 pub use server::{
-    ChatView, ControlView, DrawOfferView, ErrorCode, EventView, GameStatus, GameView, SeatPresence,
-    SeatView, ServerMessage, StateView, TurnEntry, You,
+    CancelReason, ChatView, ControlView, DrawOfferView, ErrorCode, EventView, GameStatus, GameView,
+    SeatPresence, SeatView, ServerMessage, StateView, TurnEntry, You,
 };

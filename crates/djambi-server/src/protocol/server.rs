@@ -1,10 +1,14 @@
-//! Server → client socket messages (PROTOCOL §3.2–§3.4) and the views they carry.
+//! Server → client socket messages (PROTOCOL §3.2–§3.5) and the views they carry.
 
-use djambi_core::{Army, Controller, Effect, IllegalKind, Player, ResultRecord, Rules};
-use serde::Serialize;
+use djambi_core::{Army, Controller, IllegalKind, Player, ResultRecord, Rules};
+use serde::{Serialize, Serializer};
 use uuid::Uuid;
 
+use super::effect::EffectsView;
 use super::legal::LegalView;
+use super::lifecycle::{
+    BotLevel, BotReason, ClockView, Settings, TakebackView, VoteAction, VoteView,
+};
 
 /// One message from the server, tagged by `type`.
 #[derive(Clone, Debug, Serialize)]
@@ -35,6 +39,14 @@ pub enum ServerMessage {
         v: u64,
         /// What happened.
         event: Box<EventView>,
+    },
+    /// The legal turns of the player to move, sent only to that seat's sockets after the
+    /// event (or snapshot) that gave it the turn (PROTOCOL §3.4).
+    Legal {
+        /// The version of the state they are legal in.
+        v: u64,
+        /// The turns, compact.
+        turns: LegalView,
     },
     /// A command was committed.
     Ack {
@@ -75,8 +87,12 @@ pub enum ServerMessage {
         /// For people.
         message: String,
     },
-    /// The answer to `ping`.
-    Pong,
+    /// The answer to `ping`, with the server's time (ms since the epoch) so clients can set
+    /// their clocks against the server's.
+    Pong {
+        /// The server's time.
+        now: i64,
+    },
 }
 
 /// The recipient of a snapshot, tagged by `role`.
@@ -96,6 +112,8 @@ pub enum You {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
+    /// The client speaks another version of the protocol (it must reload).
+    Protocol,
     /// Not JSON, not a known message, a missing or wrong field, or text that is not allowed.
     Malformed,
     /// The frame, the chat text or the name is longer than allowed.
@@ -128,12 +146,27 @@ pub enum ErrorCode {
     Full,
     /// The server could not do it (for example the database failed); nothing changed.
     Internal,
+    /// The seat's token was replaced (the seat was claimed again): this socket lost the seat.
+    SeatRevoked,
+    /// The seat was opened in another window, which took this socket's place.
+    Replaced,
+    /// The game was cancelled.
+    Cancelled,
+    /// A bot plays the seat: take it back (`reclaim`) first.
+    BotSeat,
+    /// No bot plays the seat.
+    NoBot,
+    /// No such vote, or the vote may not be opened or answered.
+    NoVote,
+    /// No such takeback, or it may not be asked for or answered.
+    NoTakeback,
 }
 
 impl ErrorCode {
     /// The code as it appears on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
+            ErrorCode::Protocol => "protocol",
             ErrorCode::Malformed => "malformed",
             ErrorCode::TooLarge => "too_large",
             ErrorCode::HelloFirst => "hello_first",
@@ -150,6 +183,13 @@ impl ErrorCode {
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::Full => "full",
             ErrorCode::Internal => "internal",
+            ErrorCode::SeatRevoked => "seat_revoked",
+            ErrorCode::Replaced => "replaced",
+            ErrorCode::Cancelled => "cancelled",
+            ErrorCode::BotSeat => "bot_seat",
+            ErrorCode::NoBot => "no_bot",
+            ErrorCode::NoVote => "no_vote",
+            ErrorCode::NoTakeback => "no_takeback",
         }
     }
 }
@@ -164,6 +204,8 @@ pub enum GameStatus {
     Live,
     /// Over: won or drawn.
     Finished,
+    /// Called off before it ended (never claimed, or cancelled by its creator).
+    Cancelled,
 }
 
 impl GameStatus {
@@ -173,6 +215,7 @@ impl GameStatus {
             GameStatus::Open => "open",
             GameStatus::Live => "live",
             GameStatus::Finished => "finished",
+            GameStatus::Cancelled => "cancelled",
         }
     }
 
@@ -182,13 +225,15 @@ impl GameStatus {
             "open" => Some(GameStatus::Open),
             "live" => Some(GameStatus::Live),
             "finished" => Some(GameStatus::Finished),
+            "cancelled" => Some(GameStatus::Cancelled),
             _ => None,
         }
     }
 }
 
-/// Who controls each army: a player's letter, `-` (orphaned) or `h` (the hostage).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// Who controls each army, written as four letters in army order (red, blue, yellow, green):
+/// a player's letter, `-` (orphaned) or `h` (the hostage). `"rbyg"`: each army its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ControlView {
     /// Red's army.
     pub r: Controller,
@@ -212,8 +257,32 @@ impl ControlView {
     }
 }
 
+impl Serialize for ControlView {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let letters = [self.r, self.b, self.y, self.g].map(|c| c.char() as u8);
+        s.serialize_str(std::str::from_utf8(&letters).expect("ASCII letters"))
+    }
+}
+
+/// Players written as one string of their letters (`"byg"`).
+fn letters<S: Serializer>(players: &[Player], s: S) -> Result<S::Ok, S::Error> {
+    let text: String = players.iter().map(|p| p.char()).collect();
+    s.serialize_str(&text)
+}
+
+/// A ranking written as one string of letters per rank (`["r", "by", "g"]`).
+fn ranks<S: Serializer>(ranking: &[Vec<Player>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(
+        ranking
+            .iter()
+            .map(|rank| rank.iter().map(|p| p.char()).collect::<String>()),
+    )
+}
+
 /// The state of the game after an event: everything a client needs to show it without a rules
-/// engine. Flattened into snapshots and into the events that change the position.
+/// engine, except the legal turns, which only the player to move receives (a `legal` message).
+/// Flattened into snapshots and into the events that change the position. Fields that are
+/// usually empty are left out when they are: `ruler`, `result` and `clock`.
 #[derive(Clone, Debug, Serialize)]
 pub struct StateView {
     /// The position (NOTATION §2), for the board and for a client to check itself.
@@ -222,20 +291,26 @@ pub struct StateView {
     pub to_move: Option<Player>,
     /// The ruler's bonus turns still owed, counting the current one.
     pub bonus: u8,
-    /// The coming turn order, starting with `to_move`.
+    /// The coming turn order, starting with `to_move`, as letters (`"bygrbygr"`).
+    #[serde(serialize_with = "letters")]
     pub order: Vec<Player>,
     /// The ruler (chief in the maze), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ruler: Option<Player>,
     /// Who controls each army.
     pub control: ControlView,
-    /// The players out of the game, in base order.
+    /// The players out of the game, in base order, as letters.
+    #[serde(serialize_with = "letters")]
     pub eliminated: Vec<Player>,
-    /// The ranking so far (R9.7), best first.
+    /// The ranking so far (R9.7), best first, each rank as letters.
+    #[serde(serialize_with = "ranks")]
     pub ranking: Vec<Vec<Player>>,
     /// The result once the game is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<ResultRecord>,
-    /// The legal turns of the player to move.
-    pub legal: LegalView,
+    /// The clock of a timed game (left out: no clock).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockView>,
 }
 
 /// One versioned event, tagged by `kind`.
@@ -250,8 +325,8 @@ pub enum EventView {
         player: Player,
         /// The canonical turn text.
         turn: String,
-        /// What the turn changed, in order (the core's effects).
-        effects: Vec<Effect>,
+        /// What the turn changed, in order (the core's effects, pieces as codes).
+        effects: EffectsView,
         /// The state after it.
         #[serde(flatten)]
         state: StateView,
@@ -261,7 +336,7 @@ pub enum EventView {
         /// Who resigned.
         player: Player,
         /// What the resignation changed.
-        effects: Vec<Effect>,
+        effects: EffectsView,
         /// The state after it.
         #[serde(flatten)]
         state: StateView,
@@ -287,6 +362,99 @@ pub enum EventView {
         #[serde(flatten)]
         state: StateView,
     },
+    /// The game was called off before it ended: nobody plays it any more.
+    Cancelled {
+        /// Why.
+        reason: CancelReason,
+    },
+    /// Every seat is taken: the game starts (and its clock with it).
+    Started {
+        /// The state (the clock running).
+        #[serde(flatten)]
+        state: StateView,
+    },
+    /// A bot plays the seat from now on.
+    SeatToBot {
+        /// The seat.
+        player: Player,
+        /// The bot's level.
+        level: BotLevel,
+        /// Why.
+        reason: BotReason,
+        /// The state (a bot's clock does not run).
+        #[serde(flatten)]
+        state: StateView,
+    },
+    /// The seat's player took it back from the bot.
+    SeatToHuman {
+        /// The seat.
+        player: Player,
+        /// The state.
+        #[serde(flatten)]
+        state: StateView,
+    },
+    /// A vote on an absent player opened (its author votes yes).
+    VoteOpened {
+        /// Who opened it.
+        by: Player,
+        /// The absent player.
+        target: Player,
+        /// `bot` (hand the seat to a bot) or `resign`.
+        action: VoteAction,
+        /// The bot's level, for `bot`.
+        level: Option<BotLevel>,
+        /// Who may vote.
+        voters: Vec<Player>,
+    },
+    /// A vote was cast.
+    VoteCast {
+        /// Who voted.
+        by: Player,
+        /// Yes or no.
+        yes: bool,
+    },
+    /// The vote closed; when it passed, its action is the next event.
+    VoteClosed {
+        /// Whether a majority said yes.
+        passed: bool,
+    },
+    /// A player asks to take back their last turn.
+    TakebackRequested {
+        /// Who asks.
+        by: Player,
+    },
+    /// A player answered the takeback request (a no drops it).
+    TakebackAnswered {
+        /// Who answered.
+        by: Player,
+        /// Agreed or not.
+        yes: bool,
+    },
+    /// The requester's last turn (and the passes it forced) is taken back.
+    TakenBack {
+        /// Whose turn.
+        player: Player,
+        /// The versions of the turns taken back (they leave the turn list).
+        undone: Vec<u64>,
+        /// The state after it.
+        #[serde(flatten)]
+        state: StateView,
+    },
+    /// The player's clock or deadline ran out; what the game does about it is the next event.
+    Timeout {
+        /// Whose.
+        player: Player,
+    },
+    /// The server was down: that time is charged to nobody.
+    Paused {
+        /// When the server was last seen (ms).
+        from: i64,
+        /// When it came back (ms).
+        until: i64,
+        /// The state (the clock as it is now).
+        #[serde(flatten)]
+        state: StateView,
+    },
 }
 
 /// A seat as a snapshot shows it.
@@ -302,6 +470,10 @@ pub struct SeatView {
     pub connected: bool,
     /// Whether its player is still in the game.
     pub alive: bool,
+    /// The level of the bot playing it, if a bot does.
+    pub bot: Option<BotLevel>,
+    /// Since when nobody has been connected to it (RFC 3339; `null` while connected).
+    pub away_since: Option<String>,
 }
 
 /// A seat in a `presence` message.
@@ -315,6 +487,10 @@ pub struct SeatPresence {
     pub claimed: bool,
     /// Whether a connection plays it now.
     pub connected: bool,
+    /// The level of the bot playing it, if a bot does.
+    pub bot: Option<BotLevel>,
+    /// Since when nobody has been connected to it (RFC 3339; `null` while connected).
+    pub away_since: Option<String>,
 }
 
 /// One turn in a snapshot's move list.
@@ -386,10 +562,49 @@ pub struct GameView {
     pub turns: Vec<TurnEntry>,
     /// The pending draw offer.
     pub draw_offer: Option<DrawOfferView>,
+    /// Why the game was called off, when its status is `cancelled`.
+    pub cancelled: Option<CancelReason>,
+    /// The options beyond the ruleset (clock, timeouts, bots' move time).
+    pub settings: Settings,
+    /// Seconds a player must be away on its turn before the others may vote on it.
+    pub absent_grace_s: u64,
+    /// The open vote on an absent player.
+    pub vote: Option<VoteView>,
+    /// The pending takeback request.
+    pub takeback: Option<TakebackView>,
     /// Recent public chat and the recipient's own whispers, oldest first.
     pub chat: Vec<ChatView>,
     /// When the game was created (RFC 3339).
     pub created_at: String,
     /// When it last changed (RFC 3339).
     pub updated_at: String,
+}
+
+/// Why a game was called off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CancelReason {
+    /// Nobody claimed or touched it for too long.
+    Expired,
+    /// Its creator cancelled it before it started.
+    Creator,
+}
+
+impl CancelReason {
+    /// The reason as stored and sent.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CancelReason::Expired => "expired",
+            CancelReason::Creator => "creator",
+        }
+    }
+
+    /// Parses [`as_str`](CancelReason::as_str)'s output.
+    pub fn parse(s: &str) -> Option<CancelReason> {
+        match s {
+            "expired" => Some(CancelReason::Expired),
+            "creator" => Some(CancelReason::Creator),
+            _ => None,
+        }
+    }
 }

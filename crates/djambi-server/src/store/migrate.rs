@@ -10,18 +10,42 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use super::Backend;
 
 /// (version, description, SQL) of each SQLite migration, in order.
-const SQLITE: &[(i64, &str, &str)] = &[(
-    1,
-    "games",
-    include_str!("../../../../migrations/sqlite/0001_games.sql"),
-)];
+const SQLITE: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "games",
+        include_str!("../../../../migrations/sqlite/0001_games.sql"),
+    ),
+    (
+        2,
+        "event_detail",
+        include_str!("../../../../migrations/sqlite/0002_event_detail.sql"),
+    ),
+    (
+        3,
+        "lifecycle",
+        include_str!("../../../../migrations/sqlite/0003_lifecycle.sql"),
+    ),
+];
 
 /// (version, description, SQL) of each Postgres migration, in order.
-const POSTGRES: &[(i64, &str, &str)] = &[(
-    1,
-    "games",
-    include_str!("../../../../migrations/postgres/0001_games.sql"),
-)];
+const POSTGRES: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "games",
+        include_str!("../../../../migrations/postgres/0001_games.sql"),
+    ),
+    (
+        2,
+        "event_detail",
+        include_str!("../../../../migrations/postgres/0002_event_detail.sql"),
+    ),
+    (
+        3,
+        "lifecycle",
+        include_str!("../../../../migrations/postgres/0003_lifecycle.sql"),
+    ),
+];
 
 fn migrations(backend: Backend) -> &'static [(i64, &'static str, &'static str)] {
     match backend {

@@ -6,6 +6,7 @@
 //! that arrive together share one transaction, and each caller is answered only after that
 //! transaction committed.
 
+mod event;
 mod migrate;
 mod rows;
 mod sql;
@@ -22,8 +23,10 @@ use uuid::Uuid;
 
 use crate::metrics::Metrics;
 use crate::protocol::GameStatus;
+use crate::protocol::lifecycle::{BotLevel, Settings};
 use crate::token::TokenHash;
 
+pub use event::{EventKind, letters, parse_letters};
 use writer::{WriteJob, WriterMsg};
 
 /// A database failure. Its text goes to the log, never to clients.
@@ -75,6 +78,9 @@ pub struct StoreOptions {
     pub max_connections: u32,
     /// Most commands per write transaction.
     pub commit_batch: usize,
+    /// How long to wait for a database connection before failing (a command is then refused
+    /// as `internal`, quickly, while the database is down).
+    pub connect_timeout: Duration,
 }
 
 impl Default for StoreOptions {
@@ -82,6 +88,7 @@ impl Default for StoreOptions {
         StoreOptions {
             max_connections: 8,
             commit_batch: 64,
+            connect_timeout: Duration::from_secs(3),
         }
     }
 }
@@ -105,6 +112,10 @@ pub struct GameRow {
     pub created_at: i64,
     /// Where it stands now.
     pub summary: GameSummaryRow,
+    /// Its options beyond the ruleset (clock, timeouts, bots' move time).
+    pub settings: Settings,
+    /// The hash of the creator's admin token (none for imported games).
+    pub admin_hash: Option<TokenHash>,
 }
 
 /// The part of a game's row that changes with play.
@@ -139,42 +150,8 @@ pub struct SeatRow {
     pub token_hash: TokenHash,
     /// Whether it was claimed.
     pub claimed: bool,
-}
-
-/// What an event of the log records (enough to replay it).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EventKind {
-    /// A turn (a pass included), by `player`.
-    Turn {
-        /// Who played it.
-        player: Player,
-        /// The canonical turn text.
-        text: String,
-    },
-    /// A resignation.
-    Resign(Player),
-    /// A draw offer.
-    DrawOffered(Player),
-    /// An agreement to the pending offer, not yet from everyone.
-    DrawAccepted(Player),
-    /// A refusal (or withdrawal) of the pending offer.
-    DrawDeclined(Player),
-    /// The last agreement: the game is drawn.
-    DrawAgreed(Player),
-}
-
-impl EventKind {
-    /// The player who acted.
-    pub fn player(&self) -> Player {
-        match self {
-            EventKind::Turn { player, .. } => *player,
-            EventKind::Resign(p)
-            | EventKind::DrawOffered(p)
-            | EventKind::DrawAccepted(p)
-            | EventKind::DrawDeclined(p)
-            | EventKind::DrawAgreed(p) => *p,
-        }
-    }
+    /// The bot that plays it from the start (none: a person).
+    pub bot: Option<BotLevel>,
 }
 
 /// One event of the log.
@@ -239,6 +216,8 @@ pub struct Commit {
     pub chat: Option<ChatRow>,
     /// A seat that becomes claimed (with its new name and token hash).
     pub claim: Option<SeatRow>,
+    /// Seats changed by the creator before the start (a new invite, a bot).
+    pub seats: Vec<SeatRow>,
     /// The game's new summary.
     pub summary: Option<GameSummaryRow>,
 }
@@ -274,7 +253,7 @@ impl Store {
         };
         let pool = AnyPoolOptions::new()
             .max_connections(options.max_connections.max(2))
-            .acquire_timeout(Duration::from_secs(10))
+            .acquire_timeout(options.connect_timeout)
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -383,6 +362,24 @@ impl Store {
         limit: u32,
     ) -> Result<Vec<(GameRow, Vec<SeatRow>)>, StoreError> {
         sql::list_games(&self.inner.pool, status, limit).await
+    }
+
+    /// These games (at most 50) with their seats, most recently changed first.
+    pub async fn games_by_ids(
+        &self,
+        ids: &[Uuid],
+    ) -> Result<Vec<(GameRow, Vec<SeatRow>)>, StoreError> {
+        sql::games_by_ids(&self.inner.pool, &ids[..ids.len().min(50)]).await
+    }
+
+    /// Records that the server is alive now (see [`last_alive`](Store::last_alive)).
+    pub async fn heartbeat(&self, at: i64) -> Result<(), StoreError> {
+        sql::heartbeat(&self.inner.pool, at).await
+    }
+
+    /// When the server was last recorded alive (before this start), if ever.
+    pub async fn last_alive(&self) -> Result<Option<i64>, StoreError> {
+        sql::last_alive(&self.inner.pool).await
     }
 
     /// Stops the writer once it has committed what it was given, then closes the pool. Later

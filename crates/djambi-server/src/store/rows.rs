@@ -38,7 +38,7 @@ fn json<T: serde::de::DeserializeOwned>(s: &str, what: &str) -> Result<T, StoreE
 macro_rules! game_columns {
     () => {
         "id, players, hostage, rules, start_dpn, open, status, v, dpn, to_move, turn, result, \
-         ranking, created_at, updated_at"
+         ranking, created_at, updated_at, settings, admin_hash"
     };
 }
 pub(super) use game_columns;
@@ -52,6 +52,8 @@ pub(super) fn game(row: &AnyRow) -> Result<GameRow, StoreError> {
     let result: Option<String> = row.try_get("result")?;
     let ranking: String = row.try_get("ranking")?;
     let rules: String = row.try_get("rules")?;
+    let settings: Option<String> = row.try_get("settings")?;
+    let admin_hash: Option<String> = row.try_get("admin_hash")?;
     Ok(GameRow {
         id,
         players: u8::try_from(players).map_err(|_| corrupt("players"))?,
@@ -71,37 +73,50 @@ pub(super) fn game(row: &AnyRow) -> Result<GameRow, StoreError> {
             ranking: json(&ranking, "ranking")?,
             updated_at: row.try_get("updated_at")?,
         },
+        settings: settings
+            .as_deref()
+            .map(|s| json(s, "settings"))
+            .transpose()?
+            .unwrap_or_default(),
+        admin_hash: admin_hash
+            .as_deref()
+            .map(|h| TokenHash::from_hex(h).ok_or_else(|| corrupt("admin hash")))
+            .transpose()?,
     })
 }
 
-/// A `seats` row (player, name, token_hash, claimed).
+/// A `seats` row (player, name, token_hash, claimed, bot).
 pub(super) fn seat(row: &AnyRow) -> Result<SeatRow, StoreError> {
     let hash: String = row.try_get("token_hash")?;
+    let bot: Option<String> = row.try_get("bot")?;
     Ok(SeatRow {
         player: player(&row.try_get::<String, _>("player")?)?,
         name: row.try_get("name")?,
         token_hash: TokenHash::from_hex(&hash).ok_or_else(|| corrupt("token hash"))?,
         claimed: row.try_get::<i64, _>("claimed")? != 0,
+        bot: bot
+            .as_deref()
+            .map(|b| {
+                b.parse()
+                    .map(crate::protocol::lifecycle::BotLevel)
+                    .map_err(|_| corrupt(format!("bot level {b:?}")))
+            })
+            .transpose()?,
     })
 }
 
-/// An `events` row (v, kind, player, turn_text, ack, at).
+/// An `events` row (v, kind, player, turn_text, detail, ack, at).
 pub(super) fn event(row: &AnyRow) -> Result<EventRow, StoreError> {
     let kind: String = row.try_get("kind")?;
-    let p = player(&row.try_get::<String, _>("player")?)?;
-    let text: Option<String> = row.try_get("turn_text")?;
-    let kind = match kind.as_str() {
-        "turn" => EventKind::Turn {
-            player: p,
-            text: text.ok_or_else(|| corrupt("turn without text"))?,
-        },
-        "resign" => EventKind::Resign(p),
-        "draw_offered" => EventKind::DrawOffered(p),
-        "draw_accepted" => EventKind::DrawAccepted(p),
-        "draw_declined" => EventKind::DrawDeclined(p),
-        "draw_agreed" => EventKind::DrawAgreed(p),
-        other => return Err(corrupt(format!("event kind {other:?}"))),
+    let who: String = row.try_get("player")?;
+    let p = if who == "-" {
+        None
+    } else {
+        Some(player(&who)?)
     };
+    let text: Option<String> = row.try_get("turn_text")?;
+    let detail: Option<String> = row.try_get("detail")?;
+    let kind = EventKind::decode(&kind, p, text.as_deref(), detail.as_deref())?;
     let ack: Option<i64> = row.try_get("ack")?;
     Ok(EventRow {
         v: u64_of(row.try_get("v")?, "v")?,
@@ -111,16 +126,9 @@ pub(super) fn event(row: &AnyRow) -> Result<EventRow, StoreError> {
     })
 }
 
-/// The stored name of an event kind.
-pub(super) fn event_kind_name(kind: &EventKind) -> &'static str {
-    match kind {
-        EventKind::Turn { .. } => "turn",
-        EventKind::Resign(_) => "resign",
-        EventKind::DrawOffered(_) => "draw_offered",
-        EventKind::DrawAccepted(_) => "draw_accepted",
-        EventKind::DrawDeclined(_) => "draw_declined",
-        EventKind::DrawAgreed(_) => "draw_agreed",
-    }
+/// The stored `player` of an event: its player's letter, `-` for the server's own events.
+pub(super) fn event_player(kind: &EventKind) -> String {
+    kind.player().map_or_else(|| "-".to_string(), letter)
 }
 
 /// A `chat` row (id, v, from_player, name, to_player, text, ack, at).

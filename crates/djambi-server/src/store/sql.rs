@@ -5,7 +5,7 @@ use sqlx::{AnyConnection, AnyPool, Row};
 use uuid::Uuid;
 
 use super::rows::{self, game_columns, int, letter};
-use super::{ChatRow, Commit, EventKind, EventRow, GameRow, SeatRow, StoreError, StoredGame};
+use super::{ChatRow, Commit, EventRow, GameRow, SeatRow, StoreError, StoredGame};
 use crate::protocol::GameStatus;
 
 fn json(value: &impl serde::Serialize) -> String {
@@ -16,8 +16,8 @@ pub(super) async fn insert_game(conn: &mut AnyConnection, g: &GameRow) -> Result
     let s = &g.summary;
     sqlx::query(
         "INSERT INTO games (id, players, hostage, rules, start_dpn, open, status, v, dpn, \
-         to_move, turn, result, ranking, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+         to_move, turn, result, ranking, created_at, updated_at, settings, admin_hash) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
     )
     .bind(g.id.to_string())
     .bind(i64::from(g.players))
@@ -34,6 +34,8 @@ pub(super) async fn insert_game(conn: &mut AnyConnection, g: &GameRow) -> Result
     .bind(json(&s.ranking))
     .bind(g.created_at)
     .bind(s.updated_at)
+    .bind(json(&g.settings))
+    .bind(g.admin_hash.map(|h| h.to_hex()))
     .execute(conn)
     .await?;
     Ok(())
@@ -45,13 +47,15 @@ pub(super) async fn insert_seat(
     seat: &SeatRow,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO seats (game_id, player, name, token_hash, claimed) VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO seats (game_id, player, name, token_hash, claimed, bot) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(game.to_string())
     .bind(letter(seat.player))
     .bind(seat.name.clone())
     .bind(seat.token_hash.to_hex())
     .bind(i64::from(seat.claimed))
+    .bind(seat.bot.map(|b| b.to_string()))
     .execute(conn)
     .await?;
     Ok(())
@@ -62,23 +66,54 @@ pub(super) async fn insert_event(
     game: Uuid,
     event: &EventRow,
 ) -> Result<(), StoreError> {
-    let text = match &event.kind {
-        EventKind::Turn { text, .. } => Some(text.clone()),
-        _ => None,
-    };
-    sqlx::query(
-        "INSERT INTO events (game_id, v, kind, player, turn_text, ack, at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
-    )
-    .bind(game.to_string())
-    .bind(int(event.v))
-    .bind(rows::event_kind_name(&event.kind))
-    .bind(letter(event.kind.player()))
-    .bind(text)
-    .bind(event.ack.map(int))
-    .bind(event.at)
-    .execute(conn)
-    .await?;
+    insert_events(conn, &[(game, event)]).await
+}
+
+/// Events (of any games) inserted this many to a statement.
+const EVENTS_PER_STATEMENT: usize = 64;
+
+/// Inserts events with one statement per [`EVENTS_PER_STATEMENT`] rows (a statement costs a
+/// round trip to the database's thread or server; a batch of moves is one or two).
+pub(super) async fn insert_events(
+    conn: &mut AnyConnection,
+    events: &[(Uuid, &EventRow)],
+) -> Result<(), StoreError> {
+    for chunk in events.chunks(EVENTS_PER_STATEMENT) {
+        let mut sql = String::from(
+            "INSERT INTO events (game_id, v, kind, player, turn_text, detail, ack, at) VALUES ",
+        );
+        for i in 0..chunk.len() {
+            let n = i * 8;
+            if i > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!(
+                "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                n + 1,
+                n + 2,
+                n + 3,
+                n + 4,
+                n + 5,
+                n + 6,
+                n + 7,
+                n + 8
+            ));
+        }
+        // Placeholders only: every value is bound.
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for (game, event) in chunk {
+            query = query
+                .bind(game.to_string())
+                .bind(int(event.v))
+                .bind(event.kind.name())
+                .bind(rows::event_player(&event.kind))
+                .bind(event.kind.turn_text())
+                .bind(event.kind.detail())
+                .bind(event.ack.map(int))
+                .bind(event.at);
+        }
+        query.execute(&mut *conn).await?;
+    }
     Ok(())
 }
 
@@ -101,11 +136,38 @@ async fn insert_chat(conn: &mut AnyConnection, game: Uuid, c: &ChatRow) -> Resul
     Ok(())
 }
 
-/// Writes one command inside the caller's transaction.
-pub(super) async fn apply_commit(
+/// Writes a batch of commands (of any games) inside the caller's transaction: each command's
+/// seats and chat, then every event in as few statements as possible, then each game's latest
+/// summary once.
+pub(super) async fn write_batch(
     conn: &mut AnyConnection,
-    commit: &Commit,
+    commits: &[&Commit],
 ) -> Result<(), StoreError> {
+    for commit in commits {
+        write_seats_and_chat(conn, commit).await?;
+    }
+    let events: Vec<(Uuid, &EventRow)> = commits
+        .iter()
+        .flat_map(|c| c.events.iter().map(move |e| (c.game, e)))
+        .collect();
+    insert_events(conn, &events).await?;
+    // The last summary of each game in the batch is the one that counts.
+    let mut summaries: Vec<(Uuid, &super::GameSummaryRow)> = Vec::new();
+    for commit in commits.iter().rev() {
+        if let Some(s) = &commit.summary
+            && !summaries.iter().any(|(g, _)| *g == commit.game)
+        {
+            summaries.push((commit.game, s));
+        }
+    }
+    for (game, summary) in summaries {
+        update_summary(conn, game, summary).await?;
+    }
+    Ok(())
+}
+
+/// A command's seat changes and chat.
+async fn write_seats_and_chat(conn: &mut AnyConnection, commit: &Commit) -> Result<(), StoreError> {
     let game = commit.game;
     if let Some(seat) = &commit.claim {
         // Only an unclaimed seat can be claimed: the actor checked, the database agrees.
@@ -128,29 +190,48 @@ pub(super) async fn apply_commit(
             )));
         }
     }
-    for event in &commit.events {
-        insert_event(conn, game, event).await?;
+    for seat in &commit.seats {
+        // The creator's changes before the start: a new invite (unclaimed again), or a bot.
+        sqlx::query(
+            "UPDATE seats SET name = $1, token_hash = $2, claimed = $3, bot = $4 \
+             WHERE game_id = $5 AND player = $6",
+        )
+        .bind(seat.name.clone())
+        .bind(seat.token_hash.to_hex())
+        .bind(i64::from(seat.claimed))
+        .bind(seat.bot.map(|b| b.to_string()))
+        .bind(game.to_string())
+        .bind(letter(seat.player))
+        .execute(&mut *conn)
+        .await?;
     }
     if let Some(chat) = &commit.chat {
         insert_chat(conn, game, chat).await?;
     }
-    if let Some(s) = &commit.summary {
-        sqlx::query(
-            "UPDATE games SET status = $1, v = $2, dpn = $3, to_move = $4, turn = $5, \
-             result = $6, ranking = $7, updated_at = $8 WHERE id = $9",
-        )
-        .bind(s.status.as_str())
-        .bind(int(s.v))
-        .bind(s.dpn.clone())
-        .bind(s.to_move.map(letter))
-        .bind(i64::from(s.turn))
-        .bind(s.result.as_ref().map(json))
-        .bind(json(&s.ranking))
-        .bind(s.updated_at)
-        .bind(game.to_string())
-        .execute(&mut *conn)
-        .await?;
-    }
+    Ok(())
+}
+
+/// A game's summary (the columns the lists read).
+async fn update_summary(
+    conn: &mut AnyConnection,
+    game: Uuid,
+    s: &super::GameSummaryRow,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "UPDATE games SET status = $1, v = $2, dpn = $3, to_move = $4, turn = $5, \
+         result = $6, ranking = $7, updated_at = $8 WHERE id = $9",
+    )
+    .bind(s.status.as_str())
+    .bind(int(s.v))
+    .bind(s.dpn.clone())
+    .bind(s.to_move.map(letter))
+    .bind(i64::from(s.turn))
+    .bind(s.result.as_ref().map(json))
+    .bind(json(&s.ranking))
+    .bind(s.updated_at)
+    .bind(game.to_string())
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }
 
@@ -174,7 +255,7 @@ pub(super) async fn load_game(
     };
     let row = rows::game(&row)?;
     let mut seats =
-        sqlx::query("SELECT player, name, token_hash, claimed FROM seats WHERE game_id = $1")
+        sqlx::query("SELECT player, name, token_hash, claimed, bot FROM seats WHERE game_id = $1")
             .bind(key.clone())
             .fetch_all(&mut *conn)
             .await?
@@ -183,7 +264,7 @@ pub(super) async fn load_game(
             .collect::<Result<Vec<_>, _>>()?;
     seats.sort_by_key(|s| s.player.index());
     let events = sqlx::query(
-        "SELECT v, kind, player, turn_text, ack, at FROM events WHERE game_id = $1 ORDER BY v",
+        "SELECT v, kind, player, turn_text, detail, ack, at FROM events WHERE game_id = $1 ORDER BY v",
     )
     .bind(key.clone())
     .fetch_all(&mut *conn)
@@ -239,7 +320,7 @@ pub(super) async fn events_since(
     since: u64,
 ) -> Result<Vec<EventRow>, StoreError> {
     sqlx::query(
-        "SELECT v, kind, player, turn_text, ack, at FROM events \
+        "SELECT v, kind, player, turn_text, detail, ack, at FROM events \
          WHERE game_id = $1 AND v > $2 ORDER BY v",
     )
     .bind(id.to_string())
@@ -252,8 +333,9 @@ pub(super) async fn events_since(
 }
 
 pub(super) async fn unfinished_games(pool: &AnyPool) -> Result<Vec<Uuid>, StoreError> {
-    sqlx::query("SELECT id FROM games WHERE status <> $1 ORDER BY created_at")
-        .bind(GameStatus::Finished.as_str())
+    sqlx::query("SELECT id FROM games WHERE status IN ($1, $2) ORDER BY created_at")
+        .bind(GameStatus::Open.as_str())
+        .bind(GameStatus::Live.as_str())
         .fetch_all(pool)
         .await?
         .iter()
@@ -282,7 +364,7 @@ pub(super) async fn list_games(
             .fetch_all(&mut *conn)
             .await?;
             let seats = sqlx::query(
-                "SELECT game_id, player, name, token_hash, claimed FROM seats WHERE game_id IN \
+                "SELECT game_id, player, name, token_hash, claimed, bot FROM seats WHERE game_id IN \
                  (SELECT id FROM games WHERE status = $1 ORDER BY updated_at DESC, id LIMIT $2)",
             )
             .bind(status.as_str())
@@ -301,7 +383,7 @@ pub(super) async fn list_games(
             .fetch_all(&mut *conn)
             .await?;
             let seats = sqlx::query(
-                "SELECT game_id, player, name, token_hash, claimed FROM seats WHERE game_id IN \
+                "SELECT game_id, player, name, token_hash, claimed, bot FROM seats WHERE game_id IN \
                  (SELECT id FROM games ORDER BY updated_at DESC, id LIMIT $1)",
             )
             .bind(i64::from(limit))
@@ -310,11 +392,19 @@ pub(super) async fn list_games(
             (games, seats)
         }
     };
+    group_seats(&games, &seats)
+}
+
+/// Games with their seats, in the games' order.
+fn group_seats(
+    games: &[sqlx::any::AnyRow],
+    seats: &[sqlx::any::AnyRow],
+) -> Result<Vec<(GameRow, Vec<SeatRow>)>, StoreError> {
     let mut out: Vec<(GameRow, Vec<SeatRow>)> = games
         .iter()
         .map(|r| rows::game(r).map(|g| (g, Vec::new())))
         .collect::<Result<_, _>>()?;
-    for row in &seats {
+    for row in seats {
         let id: String = row.try_get("game_id")?;
         let seat = rows::seat(row)?;
         if let Some((_, list)) = out.iter_mut().find(|(g, _)| g.id.to_string() == id) {
@@ -325,4 +415,58 @@ pub(super) async fn list_games(
         list.sort_by_key(|s| s.player.index());
     }
     Ok(out)
+}
+
+pub(super) async fn games_by_ids(
+    pool: &AnyPool,
+    ids: &[Uuid],
+) -> Result<Vec<(GameRow, Vec<SeatRow>)>, StoreError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut conn = pool.acquire().await?;
+    // One placeholder per id: still a parameterised query.
+    let marks: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
+    let marks = marks.join(", ");
+    let games_sql = format!(
+        "SELECT {} FROM games WHERE id IN ({marks}) ORDER BY updated_at DESC, id",
+        game_columns!()
+    );
+    let seats_sql = format!(
+        "SELECT game_id, player, name, token_hash, claimed, bot FROM seats WHERE game_id IN ({marks})"
+    );
+    let mut games = sqlx::query(sqlx::AssertSqlSafe(games_sql));
+    let mut seats = sqlx::query(sqlx::AssertSqlSafe(seats_sql));
+    for id in ids {
+        games = games.bind(id.to_string());
+        seats = seats.bind(id.to_string());
+    }
+    let games = games.fetch_all(&mut *conn).await?;
+    let seats = seats.fetch_all(&mut *conn).await?;
+    group_seats(&games, &seats)
+}
+
+pub(super) async fn heartbeat(pool: &AnyPool, at: i64) -> Result<(), StoreError> {
+    let done = sqlx::query("UPDATE heartbeat SET at = $1 WHERE id = $2")
+        .bind(at)
+        .bind(1_i64)
+        .execute(pool)
+        .await?;
+    if done.rows_affected() == 0 {
+        sqlx::query("INSERT INTO heartbeat (id, at) VALUES ($1, $2)")
+            .bind(1_i64)
+            .bind(at)
+            .execute(pool)
+            .await?;
+    }
+    Ok(())
+}
+
+pub(super) async fn last_alive(pool: &AnyPool) -> Result<Option<i64>, StoreError> {
+    Ok(sqlx::query("SELECT at FROM heartbeat WHERE id = $1")
+        .bind(1_i64)
+        .fetch_optional(pool)
+        .await?
+        .map(|r| r.try_get::<i64, _>("at"))
+        .transpose()?)
 }

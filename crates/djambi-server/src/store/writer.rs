@@ -101,9 +101,7 @@ async fn commit_batch(pool: &AnyPool, jobs: &mut Vec<WriteJob>, metrics: &Metric
 
 async fn write(pool: &AnyPool, commits: &[&Commit]) -> Result<(), StoreError> {
     let mut tx = pool.begin().await?;
-    for commit in commits {
-        sql::apply_commit(&mut tx, commit).await?;
-    }
+    sql::write_batch(&mut tx, commits).await?;
     tx.commit().await?;
     Ok(())
 }

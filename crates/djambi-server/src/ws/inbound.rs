@@ -1,10 +1,11 @@
-//! Client frames in: size limit, rate limit, and parsing into the closed [`ClientMessage`] enum.
+//! Client frames in: size limit and parsing into the closed [`ClientMessage`] enum.
 //! What does not parse becomes a typed error here and goes no further.
 
-use std::time::Instant;
-
 use crate::game::Action;
-use crate::protocol::client::AckOnly;
+use djambi_engine::Level;
+
+use crate::protocol::client::{AckOnly, VoteKind};
+use crate::protocol::lifecycle::VoteAction;
 use crate::protocol::{ClientMessage, ErrorCode};
 
 /// The largest ack id: JSON's safe integers (2^53 − 1), so every client can count to it.
@@ -69,44 +70,26 @@ pub fn action(message: ClientMessage) -> Option<(u64, Action)> {
         ClientMessage::DeclineDraw { ack } => (ack, Action::DeclineDraw),
         ClientMessage::Chat { ack, text } => (ack, Action::Chat(text)),
         ClientMessage::Whisper { ack, to, text } => (ack, Action::Whisper(to, text)),
+        ClientMessage::Reclaim { ack } => (ack, Action::Reclaim),
+        ClientMessage::Vote {
+            ack,
+            target,
+            action,
+            level,
+        } => {
+            let action = match action {
+                VoteKind::Bot => VoteAction::Bot(level.map_or(Level::Medium, |l| l.0)),
+                VoteKind::Resign => VoteAction::Resign,
+            };
+            (ack, Action::Vote(target, action))
+        }
+        ClientMessage::VoteAnswer { ack, yes } => (ack, Action::VoteAnswer(yes)),
+        ClientMessage::Takeback { ack } => (ack, Action::Takeback),
+        ClientMessage::TakebackAnswer { ack, yes } => (ack, Action::TakebackAnswer(yes)),
         ClientMessage::Hello { .. } | ClientMessage::Sync { .. } | ClientMessage::Ping => {
             return None;
         }
     })
-}
-
-/// A token bucket: `rate` messages a second, bursts of twice that.
-#[derive(Debug)]
-pub struct RateLimit {
-    rate: f64,
-    tokens: f64,
-    last: Instant,
-}
-
-impl RateLimit {
-    /// A full bucket.
-    pub fn new(rate: u32) -> RateLimit {
-        let rate = f64::from(rate.max(1));
-        RateLimit {
-            rate,
-            tokens: rate * 2.0,
-            last: Instant::now(),
-        }
-    }
-
-    /// Takes one token if there is one.
-    pub fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        let elapsed = now.duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + elapsed * self.rate).min(self.rate * 2.0);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
 }
 
 #[cfg(test)]
@@ -125,12 +108,5 @@ mod tests {
         let e = parse(r#"{"type":"resign","ack":9007199254740992}"#, 100).unwrap_err();
         assert_eq!(e.code, ErrorCode::Malformed);
         assert!(parse(r#"{"type":"resign","ack":9007199254740991}"#, 100).is_ok());
-    }
-
-    #[test]
-    fn the_bucket_empties_and_refills() {
-        let mut r = RateLimit::new(5);
-        let allowed = (0..100).filter(|_| r.allow()).count();
-        assert!((10..=11).contains(&allowed), "{allowed}");
     }
 }

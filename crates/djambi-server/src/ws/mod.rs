@@ -2,11 +2,14 @@
 //! connection ([`socket`]) against the game's actor.
 
 mod inbound;
+mod reader;
 mod socket;
+mod writer;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
+use axum::Extension;
 use axum::Router;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{Path, State, WebSocketUpgrade};
@@ -20,8 +23,10 @@ use crate::AppState;
 use crate::error::AppError;
 use crate::http::parse_game_id;
 use crate::metrics::Metrics;
+use crate::net::budget::Allowance;
+use crate::net::{Budgets, ClientIp, ConnSlot, ConnState};
 
-pub use inbound::MAX_ACK;
+pub use inbound::{MAX_ACK, Refused, parse as parse_frame};
 
 /// Bytes read from a socket at a time (larger frames are still read, in several reads).
 const READ_CHUNK: usize = 8 * 1024;
@@ -30,14 +35,20 @@ const READ_CHUNK: usize = 8 * 1024;
 pub struct WsContext {
     /// The server's metrics.
     pub metrics: Arc<Metrics>,
+    /// The per-address budgets (connections, catch-ups, wrong tokens).
+    pub budgets: Arc<Budgets>,
     /// The largest client message answered (larger ones get `too_large`).
     pub max_message_bytes: usize,
-    /// Messages per second per connection.
+    /// Frames per second per connection.
     pub rate_limit: u32,
+    /// Chat each connection may send.
+    pub chat: Allowance,
     /// Outgoing frames queued per connection.
     pub connection_queue: usize,
     /// How long one frame may take to write before the connection is dropped.
     pub write_timeout: std::time::Duration,
+    /// How long a socket may stay silent (pinged after a third of it).
+    pub idle: std::time::Duration,
     /// Connection ids.
     pub next_conn: AtomicU64,
     /// Every connection's task, so shutdown can wait for them to close.
@@ -55,9 +66,15 @@ pub fn router() -> Router<AppState> {
 async fn upgrade(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    client: ClientIp,
+    slot: Option<Extension<Arc<ConnSlot>>>,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, AppError> {
     let id = parse_game_id(&id)?;
+    let ip = client.key();
+    // Past the address's budget, only a seat's holder gets in (checked at `hello`): seats
+    // always get in, whoever else floods from the same address.
+    let over_budget = state.budgets.ws_connect.take(ip).err();
     let game = state
         .registry
         .get(id)
@@ -76,8 +93,17 @@ async fn upgrade(
         // client messages are small, so a small chunk saves most of that work.
         .read_buffer_size(READ_CHUNK)
         .on_upgrade(move |socket| {
+            let slot = slot.map(|Extension(slot)| slot);
+            if let Some(slot) = &slot {
+                slot.set_state(ConnState::SocketPending);
+            }
             let tasks = ctx.tasks.clone();
             let span = tracing::debug_span!("socket", game = %id);
-            tasks.track_future(socket::run(socket, game, registry, ctx).instrument(span))
+            let peer = socket::Peer {
+                ip,
+                slot,
+                over_budget,
+            };
+            tasks.track_future(socket::run(socket, game, registry, ctx, peer).instrument(span))
         }))
 }

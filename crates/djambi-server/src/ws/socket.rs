@@ -1,28 +1,44 @@
 //! One WebSocket connection: `hello` first, then client frames become commands for the game's
-//! actor, and the game's broadcast is filtered (whispers) and forwarded through a bounded
-//! per-connection queue to a writer task. The socket never applies rules.
+//! actor, and the game's broadcast is filtered (whispers, messages for one seat or one socket)
+//! and forwarded through a bounded per-connection queue to a writer task. The socket never
+//! applies rules.
 //!
 //! A slow client never delays anyone else: the actor's broadcast does not wait for it, and when
 //! the connection falls behind by more than the broadcast holds, it is resynced (a snapshot for
-//! a spectator, the missed events for a player).
+//! a spectator, the missed events for a player). What a connection may cost is bounded: its
+//! frames by the rate limit, its catch-ups by its address's budget, its chat by its own budget.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
-use futures_util::stream::{SplitSink, SplitStream};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
+use governor::{DefaultDirectRateLimiter, RateLimiter};
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::sync::{broadcast, mpsc};
 
 use super::WsContext;
-use super::inbound::{self, RateLimit, Refused};
-use crate::game::{Audience, GameHandle, JoinError, Joined, Outbound, Registry, Role, Seq, Viewer};
-use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
+use super::inbound;
+use super::reader::{Read, Reader};
+use super::writer::write_loop;
+use crate::game::{GameHandle, JoinError, Joined, Outbound, Registry, Role, Seq, Viewer};
+use crate::net::{ConnSlot, ConnState, IpKey};
+use crate::protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, ServerMessage};
 
 /// How long a client has to say `hello`.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Who is on the other end.
+pub(super) struct Peer {
+    /// The client's address key (its budgets).
+    pub ip: IpKey,
+    /// Its connection's slot under the caps (none when served without the accept loop).
+    pub slot: Option<Arc<ConnSlot>>,
+    /// Set when the address had spent its WebSocket budget: only a seat's holder may join,
+    /// and a spectator is told when to come back.
+    pub over_budget: Option<Duration>,
+}
 
 /// Serves one connection to one game until either side closes.
 pub(super) async fn run(
@@ -30,22 +46,32 @@ pub(super) async fn run(
     game: GameHandle,
     registry: Arc<Registry>,
     ctx: Arc<WsContext>,
+    peer: Peer,
 ) {
     let conn = ctx.next_conn.fetch_add(1, Relaxed);
     let (sink, stream) = socket.split();
     let (out, out_rx) = mpsc::channel(ctx.connection_queue.max(4));
     let writer = tokio::spawn(write_loop(sink, out_rx, ctx.write_timeout));
+    let killed = peer
+        .slot
+        .as_ref()
+        .map(|s| s.killed().clone())
+        .unwrap_or_default();
     let mut connection = Connection {
         ctx: ctx.clone(),
         game,
         registry,
         out,
-        stream,
+        reader: Reader::new(stream, ctx.clone(), killed),
         last_v: 0,
-        rate: RateLimit::new(ctx.rate_limit),
+        chat: RateLimiter::direct(ctx.chat.quota()),
+        peer,
     };
     if let Some(joined) = connection.hello(conn).await {
         tracing::debug!(conn, role = ?joined.viewer.role, "connected");
+        if let Some(slot) = &connection.peer.slot {
+            slot.set_state(ConnState::Socket);
+        }
         let metrics = &ctx.metrics;
         let gauge = match joined.viewer.role {
             Role::Player(_) => &metrics.player_connections,
@@ -62,40 +88,17 @@ pub(super) async fn run(
     let _ = tokio::time::timeout(ctx.write_timeout, writer).await;
 }
 
-/// Writes queued frames to the socket; stops after a close frame, a failure, or a write that
-/// takes too long (a dead or stuck peer).
-async fn write_loop(
-    mut sink: SplitSink<WebSocket, Message>,
-    mut rx: mpsc::Receiver<Message>,
-    timeout: Duration,
-) {
-    let mut batch = Vec::new();
-    while rx.recv_many(&mut batch, 32).await > 0 {
-        // Everything already queued goes out with one flush (one write on the socket).
-        let closing = batch.iter().any(|m| matches!(m, Message::Close(_)));
-        let write = async {
-            for message in batch.drain(..) {
-                sink.feed(message).await?;
-            }
-            sink.flush().await
-        };
-        match tokio::time::timeout(timeout, write).await {
-            Ok(Ok(())) if !closing => {}
-            _ => break,
-        }
-    }
-    let _ = tokio::time::timeout(timeout, sink.close()).await;
-}
-
 struct Connection {
     ctx: Arc<WsContext>,
     game: GameHandle,
     registry: Arc<Registry>,
     out: mpsc::Sender<Message>,
-    stream: SplitStream<WebSocket>,
+    reader: Reader,
     /// The last version sent to this client (events and snapshots).
     last_v: u64,
-    rate: RateLimit,
+    /// The chat this socket may still send.
+    chat: DefaultDirectRateLimiter,
+    peer: Peer,
 }
 
 /// What to do after handling something.
@@ -134,29 +137,55 @@ impl Connection {
         let _ = self.out.send(Message::Close(Some(frame))).await;
     }
 
-    /// Reads the next text frame through the rate limit; `None` when the client is gone.
-    async fn next_text(&mut self) -> Option<Result<ClientMessage, Refused>> {
+    /// The next client message (refusals included); `None` when the connection is over (it
+    /// was closed as it should be).
+    async fn next_message(&mut self) -> Option<Result<ClientMessage, inbound::Refused>> {
         loop {
-            match self.stream.next().await? {
-                Ok(Message::Text(text)) => {
-                    if !self.rate.allow() {
-                        return Some(Err(Refused {
-                            ack: inbound::ack_of(text.as_str(), self.ctx.max_message_bytes),
-                            code: ErrorCode::RateLimited,
-                            message: "too many messages; slow down".into(),
-                        }));
+            match self.reader.next().await {
+                Read::Message(message) => return Some(message),
+                Read::Ignored => continue,
+                Read::Ping => {
+                    if self
+                        .out
+                        .send(Message::Ping(Default::default()))
+                        .await
+                        .is_err()
+                    {
+                        return None;
                     }
-                    return Some(inbound::parse(text.as_str(), self.ctx.max_message_bytes));
                 }
-                Ok(Message::Binary(_)) => {
-                    return Some(Err(Refused {
-                        ack: None,
-                        code: ErrorCode::Malformed,
-                        message: "messages are JSON in text frames".into(),
-                    }));
+                Read::End(close) => {
+                    if let Some((code, reason)) = close {
+                        self.close(code, reason).await;
+                    }
+                    return None;
                 }
-                Ok(Message::Ping(_) | Message::Pong(_)) => continue,
-                Ok(Message::Close(_)) | Err(_) => return None,
+            }
+        }
+    }
+
+    /// Spends `bytes` of catch-up from the address's budget; past it, a spectator is told to
+    /// come back later and the connection closes. Seats always get in: a player's catch-up
+    /// counts, but is never refused (it is bounded by the WebSocket budget and the seat's
+    /// socket cap).
+    async fn afford(&self, role: Role, bytes: usize) -> bool {
+        let kib = u32::try_from(bytes.div_ceil(1024)).unwrap_or(u32::MAX);
+        match self.ctx.budgets.catchup_kib.take_n(self.peer.ip, kib) {
+            Ok(()) => true,
+            Err(_) if role != Role::Spectator => true,
+            Err(wait) => {
+                tracing::debug!(ip = %self.peer.ip, kib, "catch-up refused: over the address's budget");
+                self.error(
+                    None,
+                    ErrorCode::RateLimited,
+                    format!(
+                        "too many catch-ups from your address; try again in {} s",
+                        wait.as_secs().max(1)
+                    ),
+                )
+                .await;
+                self.close(close_code::AGAIN, "too many catch-ups").await;
+                false
             }
         }
     }
@@ -177,7 +206,7 @@ impl Connection {
                     self.close(close_code::POLICY, "no hello").await;
                     return None;
                 }
-                frame = self.next_text() => frame?,
+                frame = self.next_message() => frame?,
             };
             let message = match frame {
                 Ok(message) => message,
@@ -187,6 +216,7 @@ impl Connection {
                 }
             };
             let ClientMessage::Hello {
+                protocol,
                 token,
                 since,
                 chat_since,
@@ -194,13 +224,48 @@ impl Connection {
             } = message
             else {
                 if matches!(message, ClientMessage::Ping) {
-                    self.send_message(&ServerMessage::Pong).await;
+                    self.send_message(&ServerMessage::Pong {
+                        now: crate::clock::now_ms(),
+                    })
+                    .await;
                 } else {
                     self.error(message.ack(), ErrorCode::HelloFirst, "say hello first")
                         .await;
                 }
                 continue;
             };
+            if protocol != Some(PROTOCOL_VERSION) {
+                let theirs = protocol.unwrap_or(1);
+                self.error(
+                    None,
+                    ErrorCode::Protocol,
+                    format!(
+                        "this server speaks protocol {PROTOCOL_VERSION}, not {theirs}: reload the page"
+                    ),
+                )
+                .await;
+                self.close(close_code::PROTOCOL, "protocol version").await;
+                return None;
+            }
+            if token.is_some()
+                && let Err(wait) = self.ctx.budgets.may_try_token(self.peer.ip)
+            {
+                self.too_many_wrong_tokens(wait).await;
+                return None;
+            }
+            if let (None, Some(wait)) = (&token, self.peer.over_budget) {
+                self.error(
+                    None,
+                    ErrorCode::RateLimited,
+                    format!(
+                        "too many connections from your address; try again in {} s",
+                        wait.as_secs().max(1)
+                    ),
+                )
+                .await;
+                self.close(close_code::AGAIN, "too many connections").await;
+                return None;
+            }
             let mut answer = self
                 .game
                 .join(token.clone(), name.clone(), conn, since, chat_since)
@@ -214,8 +279,20 @@ impl Connection {
                 }
             }
             match answer {
-                Ok(Ok(joined)) => return Some(joined),
+                Ok(Ok(joined)) => {
+                    let bytes = joined.initial.iter().map(|o| o.text.len()).sum();
+                    if !self.afford(joined.viewer.role, bytes).await {
+                        self.game.leave(joined.viewer).await;
+                        return None;
+                    }
+                    return Some(joined);
+                }
                 Ok(Err(JoinError::BadToken)) => {
+                    tracing::debug!(ip = %self.peer.ip, game = %self.game.id(), "hello with a wrong seat token");
+                    if let Err(wait) = self.ctx.budgets.wrong_token(self.peer.ip) {
+                        self.too_many_wrong_tokens(wait).await;
+                        return None;
+                    }
                     self.error(
                         None,
                         ErrorCode::BadToken,
@@ -230,7 +307,7 @@ impl Connection {
                         .await;
                 }
                 Ok(Err(JoinError::Full)) => {
-                    self.error(None, ErrorCode::Full, "this game has too many connections")
+                    self.error(None, ErrorCode::Full, "this game has too many spectators")
                         .await;
                     self.close(close_code::AGAIN, "game full").await;
                     return None;
@@ -241,6 +318,21 @@ impl Connection {
                 }
             }
         }
+    }
+
+    async fn too_many_wrong_tokens(&self, wait: Duration) {
+        tracing::debug!(ip = %self.peer.ip, "seat tokens refused: too many wrong ones from this address");
+        self.error(
+            None,
+            ErrorCode::RateLimited,
+            format!(
+                "too many wrong seat tokens from your address; try again in {} s",
+                wait.as_secs().max(1)
+            ),
+        )
+        .await;
+        self.close(close_code::POLICY, "too many wrong tokens")
+            .await;
     }
 
     /// The joined connection's loop.
@@ -257,7 +349,7 @@ impl Connection {
         }
         loop {
             let flow = tokio::select! {
-                frame = self.next_text() => match frame {
+                frame = self.next_message() => match frame {
                     None => Flow::Stop,
                     Some(frame) => self.on_frame(&viewer, &mut events, frame).await,
                 },
@@ -273,7 +365,7 @@ impl Connection {
         &mut self,
         viewer: &Viewer,
         events: &mut broadcast::Receiver<Outbound>,
-        frame: Result<ClientMessage, Refused>,
+        frame: Result<ClientMessage, inbound::Refused>,
     ) -> Flow {
         let message = match frame {
             Ok(message) => message,
@@ -282,7 +374,12 @@ impl Connection {
             }
         };
         match message {
-            ClientMessage::Ping => self.flow(self.send_message(&ServerMessage::Pong).await),
+            ClientMessage::Ping => self.flow(
+                self.send_message(&ServerMessage::Pong {
+                    now: crate::clock::now_ms(),
+                })
+                .await,
+            ),
             ClientMessage::Hello { .. } => self.flow(
                 self.error(None, ErrorCode::Malformed, "hello was already said")
                     .await,
@@ -292,6 +389,16 @@ impl Connection {
                 let Some((ack, action)) = inbound::action(command) else {
                     return Flow::Continue;
                 };
+                if action.is_chat() && self.chat.check().is_err() {
+                    return self.flow(
+                        self.error(
+                            Some(ack),
+                            ErrorCode::RateLimited,
+                            "you are chatting too fast; wait a moment",
+                        )
+                        .await,
+                    );
+                }
                 let Ok(reply) = self.game.act(viewer.clone(), ack, action).await else {
                     self.error(Some(ack), ErrorCode::Internal, "the server is restarting")
                         .await;
@@ -352,6 +459,10 @@ impl Connection {
             self.close(close_code::RESTART, "game restarting").await;
             return Flow::Stop;
         };
+        let bytes = messages.iter().map(|o| o.text.len()).sum();
+        if !self.afford(viewer.role, bytes).await {
+            return Flow::Stop;
+        }
         for outbound in messages {
             if let Flow::Stop = self.forward(viewer, outbound, true).await {
                 return Flow::Stop;
@@ -361,9 +472,10 @@ impl Connection {
     }
 
     /// Sends a game message if this connection may see it and has not seen it; `direct`
-    /// messages (answers to this connection) are never filtered by audience.
+    /// messages (answers to this connection) are never filtered by audience. A message that
+    /// closes its recipients ends the connection after it.
     async fn forward(&mut self, viewer: &Viewer, outbound: Outbound, direct: bool) -> Flow {
-        if !direct && !outbound.audience.admits(viewer.role) {
+        if !direct && !outbound.audience.admits(viewer) {
             return Flow::Continue;
         }
         match outbound.seq {
@@ -374,8 +486,8 @@ impl Connection {
         if !self.send(outbound.text).await {
             return Flow::Stop;
         }
-        if outbound.audience == Audience::AllThenClose {
-            self.close(close_code::RESTART, "server restarting").await;
+        if let Some((code, reason)) = outbound.close {
+            self.close(code, reason).await;
             return Flow::Stop;
         }
         Flow::Continue

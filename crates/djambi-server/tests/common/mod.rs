@@ -187,11 +187,22 @@ pub async fn http_full(
     path: &str,
     body: Option<&str>,
 ) -> (u16, String, String) {
+    http_with(addr, method, path, body, "").await
+}
+
+/// One HTTP/1.1 request with extra header lines (each ending in `\r\n`).
+pub async fn http_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    headers: &str,
+) -> (u16, String, String) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = body.unwrap_or("");
     let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+         Content-Type: application/json\r\nContent-Length: {}\r\n{headers}\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).await.unwrap();
@@ -200,17 +211,17 @@ pub async fn http_full(
         .await
         .expect("HTTP response in time")
         .unwrap();
-    let raw = String::from_utf8(raw).unwrap();
+    let raw = String::from_utf8_lossy(&raw).to_string();
     let (head, rest) = raw.split_once("\r\n\r\n").expect("a complete response");
     let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        dechunk(rest)
-    } else {
-        rest.to_string()
-    };
+    let lower = head.to_ascii_lowercase();
+    // A compressed body is not text: left as received.
+    let body =
+        if lower.contains("transfer-encoding: chunked") && !lower.contains("content-encoding") {
+            dechunk(rest)
+        } else {
+            rest.to_string()
+        };
     (status, head.to_string(), body)
 }
 
@@ -235,6 +246,21 @@ pub async fn get_json(addr: SocketAddr, path: &str) -> (u16, Value) {
     )
 }
 
+/// A POST whose client, behind a trusted proxy, is `client` (`X-Forwarded-For`).
+pub async fn post_json_as(
+    addr: SocketAddr,
+    path: &str,
+    body: &Value,
+    client: &str,
+) -> (u16, Value) {
+    let header = format!("X-Forwarded-For: {client}\r\n");
+    let (status, _, body) = http_with(addr, "POST", path, Some(&body.to_string()), &header).await;
+    (
+        status,
+        serde_json::from_str(&body).unwrap_or(Value::String(body)),
+    )
+}
+
 pub async fn post_json(addr: SocketAddr, path: &str, body: &Value) -> (u16, Value) {
     let (status, body) = http(addr, "POST", path, Some(&body.to_string())).await;
     (
@@ -242,6 +268,9 @@ pub async fn post_json(addr: SocketAddr, path: &str, body: &Value) -> (u16, Valu
         serde_json::from_str(&body).unwrap_or(Value::String(body)),
     )
 }
+
+/// Display names for the seats, in base order (names at one table must differ).
+pub const NAMES: [&str; 4] = ["Ann", "Bea", "Cid", "Dee"];
 
 /// A game created from the scripted start by import: (id, the four seat tokens in base order).
 pub async fn scripted_game(addr: SocketAddr) -> (String, Vec<String>) {
@@ -269,9 +298,9 @@ pub async fn import_game(
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
     let mut tokens = Vec::new();
-    for seat in created["seats"].as_array().unwrap() {
+    for (i, seat) in created["seats"].as_array().unwrap().iter().enumerate() {
         let token = seat["token"].as_str().unwrap().to_string();
-        let name = format!("Player {}", seat["player"].as_str().unwrap());
+        let name = NAMES[i];
         let (status, claimed) = post_json(
             addr,
             &format!("/api/games/{id}/seats"),
@@ -290,15 +319,15 @@ pub async fn standard_game(addr: SocketAddr) -> (String, Vec<String>) {
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
     let mut tokens = Vec::new();
-    for seat in created["seats"].as_array().unwrap() {
+    for (i, seat) in created["seats"].as_array().unwrap().iter().enumerate() {
         let token = seat["token"].as_str().unwrap().to_string();
-        let (status, _) = post_json(
+        let (status, answer) = post_json(
             addr,
             &format!("/api/games/{id}/seats"),
-            &json!({"name": "P", "token": token}),
+            &json!({"name": NAMES[i], "token": token}),
         )
         .await;
-        assert_eq!(status, 200);
+        assert_eq!(status, 200, "{answer}");
         tokens.push(token);
     }
     (id, tokens)
@@ -315,6 +344,19 @@ pub struct Ws {
     pub next_ack: u64,
     /// Every message received, in order.
     pub log: Vec<Value>,
+    /// How much of `log` [`my_turn`](Ws::my_turn) has looked at.
+    seen: usize,
+    /// The version of the last event or snapshot `my_turn` saw.
+    at: u64,
+    /// The last `legal` message `my_turn` saw: its version and turns.
+    legal: Option<(u64, Vec<String>)>,
+}
+
+/// The turn texts of a compact `legal` list (PROTOCOL §3.4), sorted.
+pub fn expand(turns: &Value) -> Vec<String> {
+    let mut all = djambi_server::protocol::expand_legal(turns);
+    all.sort();
+    all
 }
 
 impl Ws {
@@ -327,6 +369,9 @@ impl Ws {
             stream,
             next_ack: 1,
             log: Vec::new(),
+            seen: 0,
+            at: 0,
+            legal: None,
         }
     }
 
@@ -339,7 +384,7 @@ impl Ws {
         since: Option<u64>,
     ) -> (Ws, Value) {
         let mut ws = Ws::connect(addr, id).await;
-        let mut hello = json!({"type": "hello"});
+        let mut hello = json!({"type": "hello", "protocol": 2});
         if let Some(token) = token {
             hello["token"] = json!(token);
         }
@@ -353,6 +398,14 @@ impl Ws {
 
     pub async fn send(&mut self, message: &Value) {
         self.send_text(&message.to_string()).await;
+    }
+
+    /// Sends if the socket is still open; `false` once it is closed.
+    pub async fn try_send(&mut self, message: &Value) -> bool {
+        self.stream
+            .send(Message::Text(message.to_string().into()))
+            .await
+            .is_ok()
     }
 
     pub async fn send_text(&mut self, text: &str) {
@@ -460,6 +513,41 @@ impl Ws {
             .filter(|m| m["type"] == ty)
             .cloned()
             .collect()
+    }
+
+    /// Reads (what is logged, then the socket) until this seat is to move: returns the version
+    /// and the legal turns the server sent it (PROTOCOL §3.4), or `None` once the game is over.
+    pub async fn my_turn(&mut self) -> Option<(u64, Vec<String>)> {
+        loop {
+            while self.seen < self.log.len() {
+                let m = &self.log[self.seen];
+                self.seen += 1;
+                let v = m["v"].as_u64().unwrap_or(self.at);
+                match m["type"].as_str() {
+                    Some("event") => {
+                        self.at = v;
+                        let e = &m["event"];
+                        if !e["result"].is_null() || e["kind"] == "cancelled" {
+                            return None;
+                        }
+                    }
+                    Some("snapshot") => {
+                        self.at = v;
+                        if !m["game"]["result"].is_null() {
+                            return None;
+                        }
+                    }
+                    Some("legal") => self.legal = Some((v, expand(&m["turns"]))),
+                    _ => {}
+                }
+            }
+            match &self.legal {
+                Some((v, _)) if *v == self.at => return self.legal.take(),
+                Some((v, _)) if *v < self.at => self.legal = None,
+                _ => {}
+            }
+            self.recv().await;
+        }
     }
 
     pub async fn close(mut self) {

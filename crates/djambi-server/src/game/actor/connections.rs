@@ -1,16 +1,19 @@
 //! The actor's connections: joining (with a snapshot or the missed events), leaving, presence,
 //! and catching up from memory or from the store's log.
 
-use axum::extract::ws::Utf8Bytes;
+use axum::extract::ws::{Utf8Bytes, close_code};
 use djambi_core::Player;
 
 use super::Actor;
 use super::encode;
 use super::talk::chat_outbound;
+use crate::clock::rfc3339;
 use crate::game::handle::{JoinError, Joined};
-use crate::game::view::{event_view, game_view, may_see};
-use crate::game::{Audience, Outbound, Role, Seq, Viewer, clean_text};
-use crate::protocol::{GameView, SeatPresence, ServerMessage, You};
+use crate::game::text::display_name;
+use crate::game::view::{Attendance, apply_viewed, game_view, may_see};
+use crate::game::{Audience, Outbound, Role, Seq, Viewer};
+use crate::protocol::lifecycle::BotLevel;
+use crate::protocol::{ErrorCode, GameView, SeatPresence, ServerMessage, You};
 use crate::token::TokenHash;
 
 impl Actor {
@@ -22,36 +25,71 @@ impl Actor {
         since: Option<u64>,
         chat_since: Option<u64>,
     ) -> Result<Joined, JoinError> {
-        let role = match token {
-            Some(token) => Role::Player(
-                self.state
-                    .seat_of_token(&TokenHash::of(&token))
-                    .ok_or(JoinError::BadToken)?,
-            ),
-            None => Role::Spectator,
+        let limits = &self.ctx.limits;
+        let (role, token) = match token {
+            Some(token) => {
+                let hash = TokenHash::of(&token);
+                let seat = self.state.seat_of_token(&hash).ok_or(JoinError::BadToken)?;
+                (Role::Player(seat), Some(hash))
+            }
+            None => (Role::Spectator, None),
         };
-        if self.presence.total() as usize >= self.ctx.limits.max_connections_per_game {
-            return Err(JoinError::Full);
-        }
         let name = match role {
             Role::Player(p) => self
                 .state
                 .seat(p)
                 .map(|s| s.display_name())
                 .unwrap_or_else(|| p.name().to_string()),
-            Role::Spectator => match name {
-                Some(name) => clean_text(&name, self.ctx.limits.max_name_chars)
-                    .map_err(|(_, why)| JoinError::BadName(why))?
-                    .to_string(),
-                None => "spectator".to_string(),
-            },
+            Role::Spectator => {
+                if self.presence.spectators() as usize >= limits.max_spectators {
+                    return Err(JoinError::Full);
+                }
+                match name {
+                    Some(name) => {
+                        let seats = self.state.seats.iter().filter_map(|s| s.name.as_deref());
+                        display_name(&name, limits.max_name_chars, seats)
+                            .map_err(|e| JoinError::BadName(e.to_string()))?
+                    }
+                    None => "spectator".to_string(),
+                }
+            }
         };
-        let viewer = Viewer { conn, role, name };
+        let viewer = Viewer {
+            conn,
+            role,
+            name,
+            token,
+        };
+        // Seats always get in: past the cap, the seat's oldest socket makes room.
+        if let Role::Player(p) = role {
+            let max = limits.max_sockets_per_seat.max(1);
+            self.seat_conns[p.index()].push_back(conn);
+            while self.seat_conns[p.index()].len() > max {
+                let Some(oldest) = self.seat_conns[p.index()].pop_front() else {
+                    break;
+                };
+                self.send(Outbound {
+                    close: Some((close_code::POLICY, "seat opened elsewhere")),
+                    ..Outbound::new(
+                        Seq::None,
+                        Audience::Conn(oldest),
+                        encode(&ServerMessage::Error {
+                            ack: None,
+                            code: ErrorCode::Replaced,
+                            message: "this seat was opened in another window".into(),
+                            kind: None,
+                            v: self.state.v,
+                        }),
+                    )
+                });
+            }
+        }
         // Subscribing and taking the first messages in the same step: nothing is missed or
         // sent twice between them.
         let events = self.tx.subscribe();
-        let mut initial = self.catch_up(&viewer, since).await;
-        if let Some(seen) = chat_since {
+        let (mut initial, resumed) = self.catch_up(&viewer, since);
+        // A snapshot carries the recent chat already; after a `resume`, the chat missed.
+        if let Some(seen) = chat_since.filter(|_| resumed) {
             for row in self.chat.iter().filter(|c| c.id > seen) {
                 if may_see(row, role.seat()) {
                     initial.push(chat_outbound(row));
@@ -59,6 +97,9 @@ impl Actor {
             }
         }
         self.presence.add(role);
+        if let Role::Player(p) = role {
+            self.away_since[p.index()] = None;
+        }
         self.send(self.presence_message());
         tracing::debug!(game = %self.state.id, conn, ?role, "joined");
         Ok(Joined {
@@ -70,9 +111,39 @@ impl Actor {
 
     pub(super) fn leave(&mut self, viewer: &Viewer) {
         self.presence.remove(viewer.role);
+        if let Role::Player(p) = viewer.role {
+            self.seat_conns[p.index()].retain(|c| *c != viewer.conn);
+            if self.presence.seat(p) == 0 {
+                self.away_since[p.index()] = Some(crate::clock::now_ms());
+            }
+        }
         self.spectator_acks
             .retain(|(conn, _), _| *conn != viewer.conn);
         self.send(self.presence_message());
+    }
+
+    /// Whether `viewer` still holds its seat (a player whose token was replaced does not).
+    pub(super) fn holds_seat(&self, viewer: &Viewer) -> bool {
+        match viewer.role {
+            Role::Spectator => true,
+            Role::Player(p) => match (self.state.seat(p), &viewer.token) {
+                (Some(seat), Some(token)) => seat.token_hash.matches(token),
+                _ => false,
+            },
+        }
+    }
+
+    /// Tells the sockets playing `player` with its old token that they lost the seat, and
+    /// closes them (the message reaches only connections that joined before the change).
+    pub(super) fn revoke(&self, player: Player) {
+        self.send(Outbound {
+            close: Some((close_code::POLICY, "seat token replaced")),
+            ..Outbound::new(
+                Seq::None,
+                Audience::Seat(player),
+                revoked_text(self.state.v),
+            )
+        });
     }
 
     pub(super) fn presence_message(&self) -> Outbound {
@@ -85,27 +156,28 @@ impl Actor {
                 name: s.name.clone(),
                 claimed: s.claimed,
                 connected: self.presence.seat(s.player) > 0,
+                bot: s.bot.map(BotLevel),
+                away_since: self.away_since[s.player.index()].map(rfc3339),
             })
             .collect();
-        Outbound {
-            seq: Seq::None,
-            audience: Audience::All,
-            text: encode(&ServerMessage::Presence {
+        Outbound::new(
+            Seq::None,
+            Audience::All,
+            encode(&ServerMessage::Presence {
                 status: self.state.status(),
                 seats,
                 spectators: self.presence.spectators(),
             }),
-        }
+        )
     }
 
     pub(super) fn view(&self, seat: Option<Player>) -> GameView {
-        game_view(
-            &self.state,
-            seat,
-            |p| self.presence.seat(p) > 0,
-            self.presence.spectators(),
-            self.chat.iter(),
-        )
+        let table = Attendance {
+            away_since: self.away_since,
+            spectators: self.presence.spectators(),
+            grace_s: self.ctx.limits.absent_grace.as_secs(),
+        };
+        game_view(&self.state, seat, table, self.chat.iter())
     }
 
     fn snapshot(&self, viewer: &Viewer) -> Outbound {
@@ -113,86 +185,130 @@ impl Actor {
             Role::Player(player) => You::Player { player },
             Role::Spectator => You::Spectator,
         };
-        Outbound {
-            seq: Seq::Snapshot(self.state.v),
-            audience: Audience::All,
-            text: encode(&ServerMessage::Snapshot {
+        Outbound::new(
+            Seq::Snapshot(self.state.v),
+            Audience::All,
+            encode(&ServerMessage::Snapshot {
                 v: self.state.v,
                 you,
                 game: Box::new(self.view(viewer.role.seat())),
             }),
-        }
+        )
     }
 
-    /// `resume` and the events after `since` when they can be had (from memory, else rebuilt
-    /// from the store's log), else a snapshot.
-    pub(super) async fn catch_up(&self, viewer: &Viewer, since: Option<u64>) -> Vec<Outbound> {
+    /// `resume` and the events after `since` when memory still holds them all, else a
+    /// snapshot, then the legal turns of a player to move; and whether it is a `resume`. Never reads the database: what a reconnecting
+    /// client costs is bounded by the memory window (`--replay-memory` events) or one snapshot.
+    pub(super) fn catch_up(
+        &mut self,
+        viewer: &Viewer,
+        since: Option<u64>,
+    ) -> (Vec<Outbound>, bool) {
+        let (mut out, resumed) = self.catch_up_events(viewer, since);
+        // A player to move learns its legal turns last.
+        if let Some(legal) = viewer.role.seat().and_then(|seat| self.legal_for(seat)) {
+            out.push(legal);
+        }
+        (out, resumed)
+    }
+
+    /// [`catch_up`](Actor::catch_up) without the legal turns.
+    fn catch_up_events(&mut self, viewer: &Viewer, since: Option<u64>) -> (Vec<Outbound>, bool) {
         let v = self.state.v;
-        if let Some(since) = since.filter(|s| *s <= v && v - s <= self.ctx.limits.max_catchup) {
-            if let Some(events) = self.missed(since).await {
-                let you = match viewer.role {
-                    Role::Player(player) => You::Player { player },
-                    Role::Spectator => You::Spectator,
-                };
-                let mut out = Vec::with_capacity(events.len() + 1);
-                // The client has everything up to `since`; the events after it follow.
-                out.push(Outbound {
-                    seq: Seq::Snapshot(since),
-                    audience: Audience::All,
-                    text: encode(&ServerMessage::Resume {
-                        from: since,
-                        v,
-                        you,
-                    }),
-                });
-                out.extend(events.into_iter().map(|(v, text)| Outbound {
-                    seq: Seq::Event(v),
-                    audience: Audience::All,
-                    text,
-                }));
-                return out;
-            }
-        }
-        vec![self.snapshot(viewer)]
+        let Some(since) = since.filter(|s| *s <= v && v - s <= self.ctx.limits.max_catchup) else {
+            return (vec![self.snapshot(viewer)], false);
+        };
+        let Some(events) = self.missed(since) else {
+            return (vec![self.snapshot(viewer)], false);
+        };
+        let you = match viewer.role {
+            Role::Player(player) => You::Player { player },
+            Role::Spectator => You::Spectator,
+        };
+        let mut out = Vec::with_capacity(events.len() + 1);
+        // The client has everything up to `since`; the events after it follow.
+        out.push(Outbound::new(
+            Seq::Snapshot(since),
+            Audience::All,
+            encode(&ServerMessage::Resume {
+                from: since,
+                v,
+                you,
+            }),
+        ));
+        out.extend(
+            events
+                .into_iter()
+                .map(|(v, text)| Outbound::new(Seq::Event(v), Audience::All, text)),
+        );
+        (out, true)
     }
 
-    async fn missed(&self, since: u64) -> Option<Vec<(u64, Utf8Bytes)>> {
-        if since == self.state.v {
+    /// The serialised events after `since`, if the memory window holds them all.
+    fn missed(&mut self, since: u64) -> Option<Vec<(u64, Utf8Bytes)>> {
+        let v = self.state.v;
+        if since == v {
             return Some(Vec::new());
         }
-        if self.recent.front().is_some_and(|(v, _)| *v <= since + 1) {
-            return Some(
+        let window = self.ctx.limits.replay_memory.max(1) as u64;
+        if v - since > window {
+            return None;
+        }
+        if self
+            .recent
+            .front()
+            .is_none_or(|(first, _)| *first > since + 1)
+        {
+            // A game loaded from the database starts with an empty window: fill it once,
+            // from the game in memory (no database read).
+            self.fill_recent();
+        }
+        self.recent
+            .front()
+            .is_some_and(|(first, _)| *first <= since + 1)
+            .then(|| {
                 self.recent
                     .iter()
                     .filter(|(v, _)| *v > since)
                     .cloned()
-                    .collect(),
-            );
-        }
-        // Older than memory: replay the stored log from the start and serialise the events
-        // after `since` again (the same bytes as when they happened, the clock aside).
-        let rows = match self.ctx.store.events_since(self.state.id, 0).await {
-            Ok(rows) => rows,
-            Err(e) => {
-                tracing::warn!(game = %self.state.id, error = %e, "could not read the log");
-                return None;
-            }
-        };
+                    .collect()
+            })
+    }
+
+    /// Serialises the last `--replay-memory` events again by replaying the game in memory.
+    fn fill_recent(&mut self) {
+        let window = self.ctx.limits.replay_memory.max(1) as u64;
+        let first = self.state.v.saturating_sub(window) + 1;
         let mut replay = self.state.at_start();
-        let mut out = Vec::new();
-        for row in rows.iter().take_while(|r| r.v <= self.state.v) {
-            let effects = replay.replay(row).ok()?;
-            if row.v > since {
-                let event = event_view(&replay, &row.kind, effects);
-                out.push((
-                    row.v,
+        let mut recent = std::collections::VecDeque::new();
+        for (kind, at) in &self.state.log {
+            let Ok(event) = apply_viewed(&mut replay, kind, *at) else {
+                tracing::error!(game = %self.state.id, v = replay.v + 1, "the game does not replay");
+                return;
+            };
+            if replay.v >= first {
+                recent.push_back((
+                    replay.v,
                     encode(&ServerMessage::Event {
-                        v: row.v,
+                        v: replay.v,
                         event: Box::new(event),
                     }),
                 ));
             }
         }
-        (replay.v == self.state.v).then_some(out)
+        if replay.v == self.state.v {
+            self.recent = recent;
+        }
     }
+}
+
+/// The error a socket that lost its seat receives.
+pub(super) fn revoked_text(v: u64) -> Utf8Bytes {
+    encode(&ServerMessage::Error {
+        ack: None,
+        code: ErrorCode::SeatRevoked,
+        message: "this seat was claimed again with a new token; yours no longer works".into(),
+        kind: None,
+        v,
+    })
 }

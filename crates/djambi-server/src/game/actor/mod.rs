@@ -1,35 +1,39 @@
 //! The actor that owns one game. It takes one command at a time from its inbox; a command that
-//! changes the game is applied to a copy of the state, committed, and only then does the copy
-//! replace the state and the events go out, serialised once, on the broadcast. If the commit
-//! fails nothing changed and the client is told `internal`.
+//! changes the game is applied to a copy of the state with everything that follows from it
+//! (forced passes, a game that starts, a vote decided, a takeback agreed), committed, and only
+//! then does the copy replace the state and the events go out, serialised once, on the
+//! broadcast. If the commit fails nothing changed and the client is told `internal`. Bots and
+//! clocks act through the same path: a bot's turn arrives in the inbox like a player's, and a
+//! clock running out is a timer of the actor's own loop.
 
+mod admin;
+mod bots;
+mod commit;
 mod connections;
 mod seats;
 mod talk;
+mod timers;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
-use axum::extract::ws::Utf8Bytes;
-use djambi_core::Player;
+use axum::extract::ws::{Utf8Bytes, close_code};
+use djambi_core::{ArmySet, Player};
+use governor::{DefaultDirectRateLimiter, RateLimiter};
 use tokio::sync::{broadcast, mpsc};
 use uuid::Uuid;
 
-use super::command::{self, Action, Rejection};
+use super::bots::BotPool;
+use super::command::{self, Action, Rejection, Table};
 use super::handle::{Command, GameHandle, Reply};
 use super::state::GameState;
-use super::view::event_view;
 use super::{Audience, Limits, Outbound, Presence, Role, Seq, Viewer};
 use crate::clock::now_ms;
 use crate::metrics::Metrics;
-use crate::protocol::{ErrorCode, ServerMessage};
-use crate::store::{ChatRow, Commit, EventKind, EventRow, Store, StoreError};
-
-/// Forced passes in a row before the actor stops and reports a bug (R12.3 ends the game long
-/// before: when every living player has passed).
-const MAX_FORCED_PASSES: usize = 8;
+use crate::protocol::{ErrorCode, GameStatus, ServerMessage};
+use crate::store::{ChatRow, EventKind, EventRow, Store};
+use connections::revoked_text;
 
 /// What every actor shares.
 pub(super) struct Context {
@@ -38,6 +42,8 @@ pub(super) struct Context {
     pub limits: Limits,
     /// The registry's map, so an idle actor can remove itself.
     pub games: Arc<Mutex<HashMap<Uuid, GameHandle>>>,
+    /// The bots' threads.
+    pub bots: Arc<BotPool>,
 }
 
 /// Serialises a server message (once, for every recipient).
@@ -50,8 +56,13 @@ pub(super) struct Actor {
     ctx: Arc<Context>,
     tx: broadcast::Sender<Outbound>,
     presence: Arc<Presence>,
+    /// The actor's own inbox, for the answers of its bots (weak: the actor does not keep
+    /// itself alive).
+    me: Option<mpsc::WeakSender<Command>>,
     /// Recent events, serialised, oldest first.
     recent: VecDeque<(u64, Utf8Bytes)>,
+    /// The last `legal` message serialised, and the version it is for.
+    legal: Option<(u64, Utf8Bytes)>,
     /// Recent chat, oldest first.
     chat: VecDeque<ChatRow>,
     last_chat_id: u64,
@@ -60,6 +71,24 @@ pub(super) struct Actor {
     acks: HashMap<(Player, u64), u64>,
     /// Committed chat of spectators: (connection, ack) → version, for their connection's life.
     spectator_acks: HashMap<(u64, u64), u64>,
+    /// The connections playing each seat, oldest first.
+    seat_conns: [VecDeque<u64>; 4],
+    /// Since when each seat has had no connection (ms); none while connected.
+    away_since: [Option<i64>; 4],
+    /// The chat this game still accepts from everyone together.
+    chat_budget: DefaultDirectRateLimiter,
+    /// When anyone last did anything here (claims, events, chat), in ms: a game waiting for
+    /// players expires when nobody touched it for long.
+    touched: i64,
+    /// The version a bot is thinking about (its answer is dropped if the game moved on).
+    thinking: Option<u64>,
+    /// The draw offer (its version) the bots were asked about, and which of them.
+    asked_draw: (u64, ArmySet),
+    /// When the server was last seen alive before this actor started (a restart): the
+    /// running clock was stopped meanwhile.
+    down_since: Option<i64>,
+    /// The summary last written: its status, version, and when.
+    summary_written: (GameStatus, u64, i64),
     generation: u64,
 }
 
@@ -71,18 +100,52 @@ impl Actor {
         generation: u64,
     ) -> Actor {
         let (tx, _) = broadcast::channel(ctx.limits.event_buffer.max(16));
+        let chat_budget = RateLimiter::direct(ctx.limits.game_chat.quota());
+        presence.set_status(state.status());
+        let touched = state.updated_at;
+        let now = now_ms();
+        let (status, v) = (state.status(), state.v);
         Actor {
             state,
             ctx,
             tx,
             presence,
+            me: None,
             recent: VecDeque::new(),
+            legal: None,
             chat: VecDeque::new(),
             last_chat_id: 0,
             acks: HashMap::new(),
             spectator_acks: HashMap::new(),
+            seat_conns: Default::default(),
+            away_since: [Some(now); 4],
+            chat_budget,
+            touched,
+            thinking: None,
+            asked_draw: (0, ArmySet::EMPTY),
+            down_since: None,
+            summary_written: (status, v, 0),
             generation,
         }
+    }
+
+    /// The actor's own inbox (weakly held), for its bots' answers.
+    pub(super) fn with_inbox(mut self, me: mpsc::WeakSender<Command>) -> Actor {
+        self.me = Some(me);
+        self
+    }
+
+    /// The summary stored with the game is of version `v` (after a crash it may lag: it is
+    /// written again at start).
+    pub(super) fn stored_summary(mut self, v: u64) -> Actor {
+        self.summary_written.1 = v;
+        self
+    }
+
+    /// The server was last seen alive at `at` before this start: the clock stood still since.
+    pub(super) fn down_since(mut self, at: Option<i64>) -> Actor {
+        self.down_since = at;
+        self
     }
 
     /// Restores what a stored game had besides its log: recent chat and committed ack ids.
@@ -94,8 +157,8 @@ impl Actor {
         chat_acks: &[(Player, u64, u64)],
     ) -> Actor {
         for e in events {
-            if let Some(ack) = e.ack {
-                self.acks.insert((e.kind.player(), ack), e.v);
+            if let (Some(ack), Some(player)) = (e.ack, e.kind.player()) {
+                self.acks.insert((player, ack), e.v);
             }
         }
         for &(p, ack, v) in chat_acks {
@@ -117,28 +180,39 @@ impl Actor {
         self.settle().await;
         loop {
             let idle = self.state.is_over() && self.presence.total() == 0;
-            let next = if idle {
-                match tokio::time::timeout(self.ctx.limits.idle, inbox.recv()).await {
-                    Ok(next) => next,
-                    Err(_) => {
-                        self.unload();
-                        // Whatever raced in is dropped: its sender sees the game gone and
-                        // asks the registry again.
-                        inbox.close();
-                        break;
-                    }
+            let deadline = self.next_timer();
+            let summary_due = self.summary_due();
+            let next = tokio::select! {
+                _ = sleep_until_ms(summary_due), if summary_due.is_some() => {
+                    self.write_summary().await;
+                    continue;
                 }
-            } else {
-                inbox.recv().await
+                next = inbox.recv() => next,
+                _ = tokio::time::sleep(self.ctx.limits.idle), if idle => {
+                    self.unload();
+                    // Whatever raced in is dropped: its sender sees the game gone and asks the
+                    // registry again.
+                    inbox.close();
+                    break;
+                }
+                _ = sleep_until_ms(deadline), if deadline.is_some() => {
+                    self.on_timer().await;
+                    self.after_change();
+                    continue;
+                }
             };
             match next {
                 None => break,
                 Some(Command::Shutdown) => {
+                    if self.summary_due().is_some() {
+                        self.write_summary().await;
+                    }
                     self.restarting();
                     break;
                 }
                 Some(command) => self.handle(command).await,
             }
+            self.after_change();
             if live && self.state.is_over() {
                 live = false;
                 metrics.live_games.fetch_sub(1, Relaxed);
@@ -149,6 +223,18 @@ impl Actor {
         }
         metrics.loaded_games.fetch_sub(1, Relaxed);
         tracing::debug!(game = %self.state.id, "actor stopped");
+    }
+
+    /// After any command: what others read without asking, and what bots should do next.
+    fn after_change(&mut self) {
+        self.presence.set_status(self.state.status());
+        self.presence.set_deadline(
+            self.state
+                .clock
+                .and_then(|c| c.deadline())
+                .map(|(_, at)| at),
+        );
+        self.schedule_bots();
     }
 
     async fn handle(&mut self, command: Command) {
@@ -163,8 +249,11 @@ impl Actor {
             } => {
                 let joined = self.join(token, name, conn, since, chat_since).await;
                 let _ = reply.send(joined);
+                self.follow_up().await;
             }
-            Command::Leave { viewer } => self.leave(&viewer),
+            Command::Leave { viewer } => {
+                self.leave(&viewer);
+            }
             Command::Act {
                 viewer,
                 ack,
@@ -179,7 +268,14 @@ impl Actor {
                 since,
                 reply,
             } => {
-                let mut out = self.catch_up(&viewer, since).await;
+                if !self.holds_seat(&viewer) {
+                    let _ = reply.send(vec![Outbound {
+                        close: Some((close_code::POLICY, "seat token replaced")),
+                        ..Outbound::new(Seq::None, Audience::All, revoked_text(self.state.v))
+                    }]);
+                    return;
+                }
+                let (mut out, _) = self.catch_up(&viewer, since);
                 out.push(self.presence_message());
                 let _ = reply.send(out);
             }
@@ -187,12 +283,38 @@ impl Actor {
                 let claimed = self.claim(request).await;
                 let _ = reply.send(claimed);
             }
+            Command::Admin { action, reply } => {
+                let answer = self.admin(action).await;
+                let _ = reply.send(answer);
+            }
             Command::Snapshot { reply } => {
                 let _ = reply.send(self.view(None));
             }
             Command::Record { reply } => {
                 let _ = reply.send(self.state.game.record());
             }
+            Command::Expire { before, reply } => {
+                let expire = self.state.status() == crate::protocol::GameStatus::Open
+                    && self.touched < before;
+                let expired = expire
+                    && self
+                        .advance(
+                            vec![EventKind::Cancelled(crate::protocol::CancelReason::Expired)],
+                            None,
+                        )
+                        .await
+                        .is_ok();
+                if expired {
+                    tracing::info!(game = %self.state.id, "expired: nobody claimed it in time");
+                }
+                let _ = reply.send(expired);
+            }
+            Command::BotTurn { v, player, turn } => self.bot_turn(v, player, turn).await,
+            Command::BotDraw {
+                offer,
+                player,
+                accept,
+            } => self.bot_draw(offer, player, accept).await,
             Command::Shutdown => {}
         }
     }
@@ -220,13 +342,39 @@ impl Actor {
             message: "the server is restarting; reconnect in a moment".into(),
         });
         self.send(Outbound {
-            seq: Seq::None,
-            audience: Audience::AllThenClose,
-            text,
+            close: Some((close_code::RESTART, "server restarting")),
+            ..Outbound::new(Seq::None, Audience::All, text)
         });
     }
 
+    /// Who is at the table now.
+    fn table(&self, now: i64) -> Table {
+        Table {
+            connected: self
+                .state
+                .seats
+                .iter()
+                .map(|s| s.player)
+                .filter(|p| self.presence.seat(*p) > 0)
+                .collect(),
+            away_since: self.away_since,
+            now,
+            grace_ms: i64::try_from(self.ctx.limits.absent_grace.as_millis()).unwrap_or(i64::MAX),
+        }
+    }
+
     async fn act(&mut self, viewer: &Viewer, ack: u64, action: Action) -> Reply {
+        if !self.holds_seat(viewer) {
+            // A socket whose seat token was replaced acts for nobody (it is being closed).
+            return error_reply(
+                Some(ack),
+                Rejection::new(
+                    ErrorCode::SeatRevoked,
+                    "this seat was claimed again with a new token; yours no longer works",
+                ),
+                self.state.v,
+            );
+        }
         if let Some(v) = self.committed(viewer, ack) {
             // A resend: the first answer again, nothing applied twice.
             return ack_reply(ack, v);
@@ -235,7 +383,13 @@ impl Actor {
         let result = match action {
             Action::Chat(text) => self.chat(viewer, ack, None, text).await,
             Action::Whisper(to, text) => self.chat(viewer, ack, Some(to), text).await,
-            action => self.play(viewer, ack, &action).await,
+            action => {
+                let table = self.table(now_ms());
+                match command::decide(&self.state, viewer.role, &action, &table) {
+                    Ok(kind) => self.advance(vec![kind], Some(ack)).await,
+                    Err(rejection) => Err(rejection),
+                }
+            }
         };
         let metrics = &self.ctx.metrics;
         match result {
@@ -256,17 +410,7 @@ impl Actor {
                     metrics.commands_rejected.fetch_add(1, Relaxed);
                 }
                 tracing::debug!(game = %self.state.id, code = rejection.code.as_str(), "refused");
-                Reply {
-                    v: self.state.v,
-                    accepted: false,
-                    text: encode(&ServerMessage::Error {
-                        ack: Some(ack),
-                        code: rejection.code,
-                        message: rejection.message,
-                        kind: rejection.kind,
-                        v: self.state.v,
-                    }),
-                }
+                error_reply(Some(ack), rejection, self.state.v)
             }
         }
     }
@@ -277,107 +421,17 @@ impl Actor {
             Role::Spectator => self.spectator_acks.get(&(viewer.conn, ack)).copied(),
         }
     }
-
-    async fn commit(&self, commit: Commit) -> Result<(), StoreError> {
-        let started = Instant::now();
-        let result = self.ctx.store.commit(commit).await;
-        if result.is_ok() {
-            self.ctx.metrics.observe_commit(started.elapsed());
-        }
-        result
-    }
-
-    /// A game action: decided, applied to a copy with the passes it forces, committed, then
-    /// made the state. Returns the version of its event.
-    async fn play(&mut self, viewer: &Viewer, ack: u64, action: &Action) -> Result<u64, Rejection> {
-        let kind = command::decide(&self.state, viewer.role, action)?;
-        let now = now_ms();
-        let mut next = self.state.clone();
-        next.updated_at = now;
-        let mut rows = Vec::new();
-        let mut out = Vec::new();
-        apply(&mut next, kind, Some(ack), now, &mut rows, &mut out).map_err(internal)?;
-        force_passes(&mut next, now, &mut rows, &mut out).map_err(internal)?;
-        let v = rows[0].v;
-        let commit = Commit {
-            game: self.state.id,
-            events: rows.clone(),
-            summary: Some(next.summary()),
-            ..Commit::default()
-        };
-        self.commit(commit).await.map_err(|e| {
-            tracing::error!(game = %self.state.id, error = %e, "could not commit; nothing changed");
-            Rejection::new(
-                ErrorCode::Internal,
-                "the server could not save this; nothing changed",
-            )
-        })?;
-        self.install(next, &rows, out);
-        Ok(v)
-    }
-
-    /// Plays the passes owed right now (at start-up: a restored or imported game may owe one).
-    async fn settle(&mut self) {
-        if self.state.forced_pass().is_none() {
-            return;
-        }
-        let now = now_ms();
-        let mut next = self.state.clone();
-        next.updated_at = now;
-        let (mut rows, mut out) = (Vec::new(), Vec::new());
-        if let Err(e) = force_passes(&mut next, now, &mut rows, &mut out) {
-            tracing::error!(game = %self.state.id, error = %e, "could not play the owed passes");
-            return;
-        }
-        let commit = Commit {
-            game: self.state.id,
-            events: rows.clone(),
-            summary: Some(next.summary()),
-            ..Commit::default()
-        };
-        match self.commit(commit).await {
-            Ok(()) => self.install(next, &rows, out),
-            Err(e) => tracing::error!(game = %self.state.id, error = %e, "could not commit passes"),
-        }
-    }
-
-    /// The committed copy becomes the state; its events go out.
-    fn install(&mut self, next: GameState, rows: &[EventRow], out: Vec<(u64, Utf8Bytes)>) {
-        self.state = next;
-        let turns = rows
-            .iter()
-            .filter(|r| matches!(r.kind, EventKind::Turn { .. }))
-            .count();
-        self.ctx
-            .metrics
-            .turns_accepted
-            .fetch_add(turns as u64, Relaxed);
-        if turns < rows.len() {
-            self.ctx
-                .metrics
-                .commands_accepted
-                .fetch_add((rows.len() - turns) as u64, Relaxed);
-        }
-        for (v, text) in out {
-            self.recent.push_back((v, text.clone()));
-            while self.recent.len() > self.ctx.limits.replay_memory.max(1) {
-                self.recent.pop_front();
-            }
-            self.send(Outbound {
-                seq: Seq::Event(v),
-                audience: Audience::All,
-                text,
-            });
-        }
-        if self.state.is_over() {
-            tracing::info!(game = %self.state.id, result = ?self.state.result(), v = self.state.v, "game over");
-        }
-    }
 }
 
-fn internal(why: String) -> Rejection {
-    tracing::error!(error = %why, "a decided event did not apply");
-    Rejection::new(ErrorCode::Internal, "the server could not apply this")
+/// Sleeps until a time in ms since the epoch (forever for none).
+async fn sleep_until_ms(at: Option<i64>) {
+    match at {
+        Some(at) => {
+            let wait = (at - now_ms()).max(0) as u64;
+            tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
+        }
+        None => std::future::pending().await,
+    }
 }
 
 fn ack_reply(ack: u64, v: u64) -> Reply {
@@ -388,48 +442,16 @@ fn ack_reply(ack: u64, v: u64) -> Reply {
     }
 }
 
-/// Applies one event to `next` and serialises it (with the state right after it).
-fn apply(
-    next: &mut GameState,
-    kind: EventKind,
-    ack: Option<u64>,
-    now: i64,
-    rows: &mut Vec<EventRow>,
-    out: &mut Vec<(u64, Utf8Bytes)>,
-) -> Result<(), String> {
-    let effects = next.apply(&kind)?;
-    let event = event_view(next, &kind, effects);
-    out.push((
-        next.v,
-        encode(&ServerMessage::Event {
-            v: next.v,
-            event: Box::new(event),
+fn error_reply(ack: Option<u64>, rejection: Rejection, v: u64) -> Reply {
+    Reply {
+        v,
+        accepted: false,
+        text: encode(&ServerMessage::Error {
+            ack,
+            code: rejection.code,
+            message: rejection.message,
+            kind: rejection.kind,
+            v,
         }),
-    ));
-    rows.push(EventRow {
-        v: next.v,
-        kind,
-        ack,
-        at: now,
-    });
-    Ok(())
-}
-
-/// Plays every pass owed: while the player to move has no turn but `pass`, it passes (R8.6).
-fn force_passes(
-    next: &mut GameState,
-    now: i64,
-    rows: &mut Vec<EventRow>,
-    out: &mut Vec<(u64, Utf8Bytes)>,
-) -> Result<(), String> {
-    for _ in 0..MAX_FORCED_PASSES {
-        let Some(pass) = next.forced_pass() else {
-            return Ok(());
-        };
-        apply(next, pass, None, now, rows, out)?;
-    }
-    match next.forced_pass() {
-        None => Ok(()),
-        Some(_) => Err("too many forced passes in a row".into()),
     }
 }

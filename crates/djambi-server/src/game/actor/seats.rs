@@ -3,11 +3,9 @@
 use djambi_core::Player;
 
 use super::Actor;
-use crate::clock::now_ms;
 use crate::error::AppError;
-use crate::game::clean_text;
+use crate::game::text::display_name;
 use crate::protocol::http::{ClaimSeat, ClaimedSeat};
-use crate::store::Commit;
 use crate::token::{SeatToken, TokenHash};
 
 impl Actor {
@@ -59,15 +57,22 @@ impl Actor {
                 "seat {player} is already claimed"
             )));
         }
+        let others = self
+            .state
+            .seats
+            .iter()
+            .filter(|s| s.player != player)
+            .filter_map(|s| s.name.as_deref());
         let name = match request.name.as_deref().or(seat.name.as_deref()) {
-            Some(name) => clean_text(name, self.ctx.limits.max_name_chars)
-                .map_err(|(_, why)| AppError::BadRequest(format!("name: {why}")))?
-                .to_string(),
+            Some(name) => display_name(name, self.ctx.limits.max_name_chars, others)
+                .map_err(|e| AppError::BadRequest(format!("name: {e}")))?,
             None => return Err(AppError::BadRequest("name: a name is required".into())),
         };
-        let mut next = self.state.clone();
-        next.updated_at = now_ms();
-        let seat = next
+        let replaced = !seat.token_hash.matches(&token.hash());
+        let mut draft = self.draft();
+        draft.checkpoint.keep_seats(&self.state);
+        let seat = self
+            .state
             .seats
             .iter_mut()
             .find(|s| s.player == player)
@@ -75,15 +80,21 @@ impl Actor {
         seat.claimed = true;
         seat.name = Some(name.clone());
         seat.token_hash = token.hash();
-        let commit = Commit {
-            game: self.state.id,
-            claim: Some(seat.row()),
-            summary: Some(next.summary()),
-            ..Commit::default()
-        };
-        self.commit(commit).await?;
-        self.state = next;
+        let row = seat.row();
+        // The last claim starts the game (and whatever follows: a first player who must pass).
+        if let Err(e) = self.follow(&mut draft) {
+            tracing::error!(game = %self.state.id, error = %e, "a claim's consequences did not apply");
+            self.abandon(draft);
+            return Err(AppError::Internal);
+        }
+        self.finish(draft, Vec::new(), Some(row))
+            .await
+            .map_err(|_| AppError::Internal)?;
         tracing::info!(game = %self.state.id, seat = %player, "seat claimed");
+        if replaced {
+            // Whoever held the invite's token (the creator of an open game) loses the seat.
+            self.revoke(player);
+        }
         self.send(self.presence_message());
         Ok(ClaimedSeat {
             player,

@@ -7,8 +7,9 @@ use super::Actor;
 use super::encode;
 use crate::clock::now_ms;
 use crate::game::command::Rejection;
+use crate::game::text::{TextError, chat_text};
 use crate::game::view::chat_view;
-use crate::game::{Audience, Outbound, Seq, Viewer, clean_text};
+use crate::game::{Audience, Outbound, Seq, Viewer};
 use crate::protocol::{ErrorCode, ServerMessage};
 use crate::store::{ChatRow, Commit};
 
@@ -20,16 +21,13 @@ impl Actor {
         to: Option<Player>,
         text: String,
     ) -> Result<u64, Rejection> {
-        let text = clean_text(&text, self.ctx.limits.max_chat_chars)
-            .map_err(|(too_long, why)| {
-                let code = if too_long {
-                    ErrorCode::TooLarge
-                } else {
-                    ErrorCode::Malformed
-                };
-                Rejection::new(code, why)
-            })?
-            .to_string();
+        let text = chat_text(&text, self.ctx.limits.max_chat_chars).map_err(|e| {
+            let code = match e {
+                TextError::TooLong(_) => ErrorCode::TooLarge,
+                _ => ErrorCode::Malformed,
+            };
+            Rejection::new(code, e.to_string())
+        })?;
         let from = viewer.role.seat();
         let audience = match to {
             None => Audience::All,
@@ -49,6 +47,12 @@ impl Actor {
                 Audience::Players(ArmySet::EMPTY.with(from).with(to))
             }
         };
+        if self.chat_budget.check().is_err() {
+            return Err(Rejection::new(
+                ErrorCode::RateLimited,
+                "this table is chatting too fast; wait a moment",
+            ));
+        }
         let row = ChatRow {
             id: self.last_chat_id + 1,
             v: self.state.v,
@@ -72,6 +76,7 @@ impl Actor {
             )
         })?;
         self.last_chat_id = row.id;
+        self.touched = row.at;
         let mut outbound = chat_outbound(&row);
         outbound.audience = audience;
         self.chat.push_back(row);
@@ -88,9 +93,9 @@ pub(super) fn chat_outbound(row: &ChatRow) -> Outbound {
         (Some(from), Some(to)) => Audience::Players(ArmySet::EMPTY.with(from).with(to)),
         _ => Audience::All,
     };
-    Outbound {
-        seq: Seq::None,
+    Outbound::new(
+        Seq::None,
         audience,
-        text: encode(&ServerMessage::Chat(chat_view(row))),
-    }
+        encode(&ServerMessage::Chat(chat_view(row))),
+    )
 }

@@ -1,0 +1,310 @@
+//! The commit pipeline of the actor: a draft of events applied to the state in place, what
+//! follows by itself (forced passes, a start, a vote decided), one commit to the store, and
+//! only then the events out to every socket and the legal turns to the seat to move. A commit
+//! that fails rolls the state back to the draft's checkpoint: nothing changed.
+
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::Instant;
+
+use axum::extract::ws::Utf8Bytes;
+use djambi_core::Player;
+
+use super::{Actor, encode};
+use crate::clock::now_ms;
+use crate::game::command::{self, Rejection};
+use crate::game::state::Checkpoint;
+use crate::game::view::{apply_viewed, legal_message, legal_seat};
+use crate::game::{Audience, Outbound, Seq};
+use crate::protocol::{ErrorCode, ServerMessage};
+use crate::store::{Commit, EventKind, EventRow, SeatRow, StoreError};
+
+/// How often a game's summary (the columns lists read) is written while nothing but moves
+/// change: a change of status is written with its command; moves, at most this often.
+const SUMMARY_EVERY_MS: i64 = 1000;
+
+/// Events that follow by themselves in a row before the actor stops and reports a bug (R12.3
+/// ends a game of passes long before: when every living player has passed).
+const MAX_FOLLOW_UPS: usize = 16;
+
+/// Events being made: applied to the state in place (rolled back to `checkpoint` if they
+/// cannot be committed), stored, serialised.
+pub(super) struct Draft {
+    pub(super) checkpoint: Checkpoint,
+    pub(super) rows: Vec<EventRow>,
+    pub(super) out: Vec<(u64, Utf8Bytes)>,
+    pub(super) now: i64,
+}
+
+impl Actor {
+    pub(super) async fn commit(&self, commit: Commit) -> Result<(), StoreError> {
+        let started = Instant::now();
+        let result = self.ctx.store.commit(commit).await;
+        if result.is_ok() {
+            self.ctx.metrics.observe_commit(started.elapsed());
+        }
+        result
+    }
+
+    /// A draft of changes to the state, starting now.
+    pub(super) fn draft(&mut self) -> Draft {
+        let now = now_ms();
+        let checkpoint = self.state.checkpoint();
+        self.state.updated_at = now;
+        Draft {
+            checkpoint,
+            rows: Vec::new(),
+            out: Vec::new(),
+            now,
+        }
+    }
+
+    /// Applies one event to the state in place, stores and serialises it (with the state right
+    /// after it).
+    pub(super) fn apply(
+        &mut self,
+        draft: &mut Draft,
+        kind: EventKind,
+        ack: Option<u64>,
+    ) -> Result<(), String> {
+        if matches!(kind, EventKind::TakenBack(_)) {
+            draft.checkpoint.keep_history(&self.state);
+        }
+        let event = apply_viewed(&mut self.state, &kind, draft.now)?;
+        let v = self.state.v;
+        draft.out.push((
+            v,
+            encode(&ServerMessage::Event {
+                v,
+                event: Box::new(event),
+            }),
+        ));
+        draft.rows.push(EventRow {
+            v,
+            kind,
+            ack,
+            at: draft.now,
+        });
+        Ok(())
+    }
+
+    /// Applies `events` (the first one carrying the command's `ack`) and what follows from
+    /// them, commits, and makes it the state. Returns the version of the first event.
+    pub(super) async fn advance(
+        &mut self,
+        events: Vec<EventKind>,
+        ack: Option<u64>,
+    ) -> Result<u64, Rejection> {
+        let mut draft = self.draft();
+        for (i, kind) in events.into_iter().enumerate() {
+            if let Err(why) = self.apply(&mut draft, kind, if i == 0 { ack } else { None }) {
+                self.abandon(draft);
+                return Err(internal(why));
+            }
+        }
+        let v = draft.rows.first().map(|r| r.v);
+        if let Err(why) = self.follow(&mut draft) {
+            self.abandon(draft);
+            return Err(internal(why));
+        }
+        self.finish(draft, Vec::new(), None).await?;
+        Ok(v.unwrap_or(self.state.v))
+    }
+
+    /// Adds what follows by itself to a draft: forced passes, and the consequences of the
+    /// events (a start, a vote decided, a takeback agreed).
+    pub(super) fn follow(&mut self, draft: &mut Draft) -> Result<(), String> {
+        let table = self.table(draft.now);
+        for _ in 0..MAX_FOLLOW_UPS {
+            if let Some(pass) = self.state.forced_pass() {
+                self.apply(draft, pass, None)?;
+                continue;
+            }
+            let follow = command::consequences(&self.state, &table);
+            if follow.is_empty() {
+                return Ok(());
+            }
+            for kind in follow {
+                self.apply(draft, kind, None)?;
+            }
+        }
+        Err("too many events follow one another".into())
+    }
+
+    /// Commits a draft (with seat rows changed on the way) and sends its events; if the commit
+    /// fails, the state goes back to the draft's checkpoint.
+    pub(super) async fn finish(
+        &mut self,
+        draft: Draft,
+        seats: Vec<SeatRow>,
+        claim: Option<SeatRow>,
+    ) -> Result<(), Rejection> {
+        let Draft {
+            checkpoint,
+            rows,
+            out,
+            now,
+        } = draft;
+        let turns = rows
+            .iter()
+            .filter(|r| matches!(r.kind, EventKind::Turn { .. }))
+            .count();
+        let others = rows.len() - turns;
+        // The summary goes with the command when the status changes (lists filter on it) or
+        // the last one is old; otherwise a timer writes it a little later.
+        let summary = (self.state.status() != self.summary_written.0
+            || claim.is_some()
+            || !seats.is_empty()
+            || now - self.summary_written.2 >= SUMMARY_EVERY_MS)
+            .then(|| self.state.summary());
+        let commit = Commit {
+            game: self.state.id,
+            events: rows,
+            summary,
+            seats,
+            claim,
+            ..Commit::default()
+        };
+        let wrote_summary = commit.summary.is_some();
+        if let Err(e) = self.commit(commit).await {
+            tracing::error!(game = %self.state.id, error = %e, "could not commit; nothing changed");
+            self.state.rollback(checkpoint);
+            return Err(Rejection::new(
+                ErrorCode::Internal,
+                "the server could not save this; nothing changed",
+            ));
+        }
+        if wrote_summary {
+            self.summary_written = (self.state.status(), self.state.v, now);
+        }
+        self.install(turns, others, out);
+        Ok(())
+    }
+
+    /// When the summary should be written (none: it is up to date).
+    pub(super) fn summary_due(&self) -> Option<i64> {
+        let (status, v, at) = self.summary_written;
+        (status != self.state.status() || v != self.state.v).then_some(at + SUMMARY_EVERY_MS)
+    }
+
+    /// Writes the game's summary now.
+    pub(super) async fn write_summary(&mut self) {
+        let commit = Commit {
+            game: self.state.id,
+            summary: Some(self.state.summary()),
+            ..Commit::default()
+        };
+        match self.commit(commit).await {
+            Ok(()) => self.summary_written = (self.state.status(), self.state.v, now_ms()),
+            Err(e) => {
+                tracing::warn!(game = %self.state.id, error = %e, "could not write the summary");
+                // Try again later.
+                self.summary_written.2 = now_ms();
+            }
+        }
+    }
+
+    /// Rolls back a draft that will not be committed.
+    pub(super) fn abandon(&mut self, draft: Draft) {
+        self.state.rollback(draft.checkpoint);
+    }
+
+    /// What follows by itself from who is at the table (a vote on a player who came back),
+    /// committed now.
+    pub(super) async fn follow_up(&mut self) {
+        let mut draft = self.draft();
+        if let Err(e) = self.follow(&mut draft) {
+            tracing::error!(game = %self.state.id, error = %e, "could not play what follows");
+            self.abandon(draft);
+            return;
+        }
+        if draft.rows.is_empty() {
+            self.abandon(draft);
+        } else if let Err(e) = self.finish(draft, Vec::new(), None).await {
+            tracing::error!(game = %self.state.id, error = %e.message, "could not commit what follows");
+        }
+    }
+
+    /// At start-up: the server's downtime paused the clock; then what follows (passes owed by a
+    /// restored or imported game, a game full but not started).
+    pub(super) async fn settle(&mut self) {
+        let mut draft = self.draft();
+        if let (Some(from), Some(_), Some(_)) =
+            (self.down_since, self.state.runner(), self.state.clock)
+            && draft.now > from
+        {
+            let paused = EventKind::Paused {
+                from,
+                until: draft.now,
+            };
+            if let Err(e) = self.apply(&mut draft, paused, None) {
+                tracing::error!(game = %self.state.id, error = %e, "could not pause the clock");
+            }
+        }
+        if let Err(e) = self.follow(&mut draft) {
+            tracing::error!(game = %self.state.id, error = %e, "could not play what is owed");
+            self.abandon(draft);
+            return;
+        }
+        if draft.rows.is_empty() {
+            self.abandon(draft);
+        } else if let Err(e) = self.finish(draft, Vec::new(), None).await {
+            tracing::error!(game = %self.state.id, error = %e.message, "could not commit what is owed");
+        }
+        self.after_change();
+    }
+
+    /// Committed: the events go out.
+    pub(super) fn install(&mut self, turns: usize, others: usize, out: Vec<(u64, Utf8Bytes)>) {
+        self.touched = self.state.updated_at;
+        self.ctx
+            .metrics
+            .turns_accepted
+            .fetch_add(turns as u64, Relaxed);
+        if others > 0 {
+            self.ctx
+                .metrics
+                .commands_accepted
+                .fetch_add(others as u64, Relaxed);
+        }
+        for (v, text) in out {
+            self.recent.push_back((v, text.clone()));
+            while self.recent.len() > self.ctx.limits.replay_memory.max(1) {
+                self.recent.pop_front();
+            }
+            self.send(Outbound::new(Seq::Event(v), Audience::All, text));
+        }
+        // The player to move (if a person, and connected) gets its legal turns.
+        if let Some(player) = legal_seat(&self.state).filter(|p| self.presence.seat(*p) > 0)
+            && let Some(legal) = self.legal_for(player)
+        {
+            self.send(legal);
+        }
+        if self.state.is_over() {
+            tracing::info!(game = %self.state.id, result = ?self.state.result(), v = self.state.v, "game over");
+        }
+    }
+}
+
+impl Actor {
+    /// The `legal` message for `seat` if it is to move now (serialised once per version).
+    pub(super) fn legal_for(&mut self, seat: Player) -> Option<Outbound> {
+        if legal_seat(&self.state) != Some(seat) {
+            return None;
+        }
+        let v = self.state.v;
+        let text = match &self.legal {
+            Some((at, text)) if *at == v => text.clone(),
+            _ => {
+                let text = encode(&legal_message(&self.state));
+                self.legal = Some((v, text.clone()));
+                text
+            }
+        };
+        Some(Outbound::new(Seq::None, Audience::Seat(seat), text))
+    }
+}
+
+pub(super) fn internal(why: String) -> Rejection {
+    tracing::error!(error = %why, "a decided event did not apply");
+    Rejection::new(ErrorCode::Internal, "the server could not apply this")
+}

@@ -1,0 +1,189 @@
+use super::*;
+use crate::game::state::Seat;
+use djambi_core::Army::*;
+use djambi_core::{Army, Position};
+use std::str::FromStr;
+use uuid::Uuid;
+
+fn four() -> GameState {
+    let seats = Army::ALL
+        .iter()
+        .map(|&player| Seat {
+            player,
+            name: None,
+            token_hash: crate::token::SeatToken::generate().hash(),
+            claimed: true,
+            bot: None,
+            start_bot: None,
+        })
+        .collect();
+    let mut s = GameState::new(Uuid::new_v4(), Position::new(), seats, false, 0);
+    s.apply(&EventKind::Started, 0).unwrap();
+    s
+}
+
+fn all_here() -> Table {
+    Table {
+        connected: ArmySet::EMPTY.with(Red).with(Blue).with(Yellow).with(Green),
+        away_since: [None; 4],
+        now: 1_000_000,
+        grace_ms: 120_000,
+    }
+}
+
+#[test]
+fn typed_rejections() {
+    let s = four();
+    let t = all_here();
+    let code = |role, action: Action| decide(&s, role, &action, &t).unwrap_err().code;
+    assert_eq!(
+        code(Role::Spectator, Action::Move("b7-b5".into())),
+        ErrorCode::Spectator
+    );
+    assert_eq!(
+        code(Role::Player(Blue), Action::Move("h7-h5".into())),
+        ErrorCode::NotYourTurn
+    );
+    let e = decide(&s, Role::Player(Red), &Action::Move("g7-e5".into()), &t).unwrap_err();
+    assert_eq!(e.code, ErrorCode::Illegal);
+    assert!(e.kind.is_some());
+    assert_eq!(
+        code(Role::Player(Red), Action::AcceptDraw),
+        ErrorCode::NoDrawOffer
+    );
+    assert_eq!(
+        decide(&s, Role::Player(Red), &Action::Move("B7-B5".into()), &t).unwrap(),
+        EventKind::Turn {
+            player: Red,
+            turn: djambi_core::TurnText::from_str("b7-b5").unwrap().0
+        }
+    );
+    assert_eq!(code(Role::Player(Red), Action::Reclaim), ErrorCode::NoBot);
+    assert_eq!(
+        code(Role::Player(Red), Action::Takeback),
+        ErrorCode::NoTakeback
+    );
+}
+
+#[test]
+fn the_last_acceptance_agrees_the_draw_and_the_long_absent_are_excused() {
+    let mut s = four();
+    let t = all_here();
+    s.apply(&EventKind::DrawOffered(Red), 0).unwrap();
+    assert_eq!(
+        decide(&s, Role::Player(Red), &Action::AcceptDraw, &t)
+            .unwrap_err()
+            .code,
+        ErrorCode::DrawPending
+    );
+    for p in [Blue, Yellow] {
+        let e = decide(&s, Role::Player(p), &Action::OfferDraw, &t).unwrap();
+        assert_eq!(e, EventKind::DrawAccepted(p));
+        s.apply(&e, 0).unwrap();
+    }
+    assert_eq!(
+        decide(&s, Role::Player(Green), &Action::AcceptDraw, &t).unwrap(),
+        EventKind::DrawAgreed {
+            by: Green,
+            excused: ArmySet::EMPTY
+        }
+    );
+    // Green away for long: Yellow's agreement completes the offer without Green's.
+    let mut s = four();
+    s.apply(&EventKind::DrawOffered(Red), 0).unwrap();
+    s.apply(&EventKind::DrawAccepted(Blue), 0).unwrap();
+    let mut t = all_here();
+    t.connected = t.connected.without(Green);
+    t.away_since[Green.index()] = Some(t.now - 200_000);
+    assert_eq!(
+        decide(&s, Role::Player(Yellow), &Action::AcceptDraw, &t).unwrap(),
+        EventKind::DrawAgreed {
+            by: Yellow,
+            excused: ArmySet::EMPTY.with(Green)
+        }
+    );
+}
+
+#[test]
+fn a_vote_needs_the_target_away_on_its_turn() {
+    let s = four();
+    let mut t = all_here();
+    let vote = Action::Vote(Red, VoteAction::Resign);
+    assert_eq!(
+        decide(&s, Role::Player(Blue), &vote, &t).unwrap_err().code,
+        ErrorCode::NoVote,
+        "red is here"
+    );
+    t.connected = t.connected.without(Red);
+    t.away_since[Red.index()] = Some(t.now - 60_000);
+    assert_eq!(
+        decide(&s, Role::Player(Blue), &vote, &t).unwrap_err().code,
+        ErrorCode::NoVote,
+        "not away long enough"
+    );
+    t.away_since[Red.index()] = Some(t.now - 130_000);
+    let e = decide(&s, Role::Player(Blue), &vote, &t).unwrap();
+    assert_eq!(
+        e,
+        EventKind::VoteOpened {
+            by: Blue,
+            target: Red,
+            action: VoteAction::Resign,
+            voters: ArmySet::EMPTY.with(Blue).with(Yellow).with(Green),
+        }
+    );
+    let away = Action::Vote(Yellow, VoteAction::Resign);
+    assert_eq!(
+        decide(&s, Role::Player(Blue), &away, &t).unwrap_err().code,
+        ErrorCode::NoVote,
+        "only the player to move"
+    );
+    // Two yes of three: passed, and the action follows.
+    let mut s = s;
+    s.apply(&e, 0).unwrap();
+    assert!(consequences(&s, &t).is_empty());
+    s.apply(
+        &EventKind::VoteCast {
+            by: Green,
+            yes: true,
+        },
+        0,
+    )
+    .unwrap();
+    assert_eq!(
+        consequences(&s, &t),
+        [
+            EventKind::VoteClosed { passed: true },
+            EventKind::Resign(Red)
+        ]
+    );
+    // Red coming back closes the vote.
+    t.connected = t.connected.with(Red);
+    let mut back = four();
+    back.apply(&e, 0).unwrap();
+    assert_eq!(
+        consequences(&back, &t),
+        [EventKind::VoteClosed { passed: false }]
+    );
+}
+
+#[test]
+fn a_takeback_needs_every_other_person() {
+    let mut s = four();
+    let t = all_here();
+    s.apply(
+        &decide(&s, Role::Player(Red), &Action::Move("b7-b5".into()), &t).unwrap(),
+        0,
+    )
+    .unwrap();
+    let ask = decide(&s, Role::Player(Red), &Action::Takeback, &t).unwrap();
+    s.apply(&ask, 0).unwrap();
+    for p in [Blue, Yellow] {
+        assert!(consequences(&s, &t).is_empty());
+        s.apply(&EventKind::TakebackAnswered { by: p, yes: true }, 0)
+            .unwrap();
+    }
+    // Green is a bot: bots agree.
+    s.seats[3].bot = Some(djambi_engine::Level::Easy);
+    assert_eq!(consequences(&s, &t), [EventKind::TakenBack(Red)]);
+}

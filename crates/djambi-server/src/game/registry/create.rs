@@ -1,0 +1,315 @@
+//! Creating games (with bots, a clock and the creator's admin token) and importing records.
+
+use std::collections::BTreeMap;
+
+use djambi_core::{Army, Game, GameEvent, GameRecord, Player, Position, Rules};
+use djambi_engine::Level;
+use uuid::Uuid;
+
+use super::Registry;
+use crate::clock::now_ms;
+use crate::error::AppError;
+use crate::game::state::{GameState, Seat};
+use crate::game::text::display_name;
+use crate::net::IpKey;
+use crate::protocol::http::{CreatedGame, SeatInvite};
+use crate::protocol::lifecycle::{ClockSpec, OnTimeout, Settings};
+use crate::store::{EventKind, EventRow};
+use crate::token::SeatToken;
+
+/// The turn limit a game of bots only gets when its ruleset has none (R12.4), so it always
+/// ends.
+pub const BOTS_ONLY_TURN_LIMIT: u32 = 400;
+
+/// The longest a live clock may start with (3 hours), and its largest increment (10 minutes).
+const MAX_INITIAL_S: u32 = 3 * 3600;
+const MAX_INCREMENT_S: u32 = 600;
+/// The longest correspondence deadline (14 days).
+const MAX_PER_TURN_S: u32 = 14 * 86_400;
+
+/// A game to create.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// The start position (with the ruleset).
+    pub start: Position,
+    /// Preset seat names.
+    pub names: BTreeMap<Player, String>,
+    /// Whether free seats are claimable without an invite.
+    pub open: bool,
+    /// The address that asked for it (its games count against that address's caps).
+    pub creator: Option<IpKey>,
+    /// The base of its links (the configured public URL, else the address the creator used).
+    pub base_url: Option<String>,
+    /// Seats played by bots from the start.
+    pub bots: BTreeMap<Player, Level>,
+    /// The options beyond the ruleset.
+    pub settings: Settings,
+}
+
+impl NewGame {
+    /// A standard game: 4 players, or 3 with `hostage` (green by default).
+    pub fn standard(players: u8, hostage: Option<Army>, rules: Rules) -> Result<NewGame, AppError> {
+        let start = match (players, hostage) {
+            (4, None) => Position::start(rules),
+            (4, Some(_)) => {
+                return Err(AppError::BadRequest(
+                    "hostage: only a 3-player game has a hostage army".into(),
+                ));
+            }
+            (3, hostage) => Position::start_hostage(hostage.unwrap_or(Army::Green), rules),
+            _ => return Err(AppError::BadRequest("players: must be 3 or 4".into())),
+        };
+        Ok(NewGame {
+            start,
+            names: BTreeMap::new(),
+            open: false,
+            creator: None,
+            base_url: None,
+            bots: BTreeMap::new(),
+            settings: Settings::default(),
+        })
+    }
+
+    /// The game's options from a create request, checked: `clock`, `on_timeout` (default:
+    /// `bot` for correspondence, `resign` otherwise), `takeover_level`, `bot_movetime_ms`
+    /// (100–5000). `min_per_turn_s` is the shortest correspondence deadline allowed.
+    pub fn settings(
+        clock: Option<ClockSpec>,
+        on_timeout: Option<OnTimeout>,
+        takeover_level: Option<crate::protocol::lifecycle::BotLevel>,
+        bot_movetime_ms: Option<u32>,
+        min_per_turn_s: u32,
+    ) -> Result<Settings, AppError> {
+        let bad = |m: String| Err(AppError::BadRequest(m));
+        match clock {
+            Some(ClockSpec::Live {
+                initial_s,
+                increment_s,
+            }) => {
+                if !(1..=MAX_INITIAL_S).contains(&initial_s) {
+                    return bad(format!("clock.initial_s: 1 to {MAX_INITIAL_S} seconds"));
+                }
+                if increment_s > MAX_INCREMENT_S {
+                    return bad(format!("clock.increment_s: at most {MAX_INCREMENT_S}"));
+                }
+            }
+            Some(ClockSpec::Correspondence { per_turn_s })
+                if !(min_per_turn_s..=MAX_PER_TURN_S).contains(&per_turn_s) =>
+            {
+                return bad(format!(
+                    "clock.per_turn_s: {min_per_turn_s} to {MAX_PER_TURN_S} seconds (1 hour to 14 days)"
+                ));
+            }
+            Some(ClockSpec::Correspondence { .. }) => {}
+            None => {}
+        }
+        let movetime = bot_movetime_ms.unwrap_or(1000);
+        if !(100..=5000).contains(&movetime) {
+            return bad("bot_movetime_ms: 100 to 5000".into());
+        }
+        let defaults = Settings::default();
+        Ok(Settings {
+            clock,
+            on_timeout: on_timeout.unwrap_or(match clock {
+                Some(ClockSpec::Correspondence { .. }) => OnTimeout::Bot,
+                _ => OnTimeout::Resign,
+            }),
+            takeover_level: takeover_level.unwrap_or(defaults.takeover_level),
+            bot_movetime_ms: movetime,
+        })
+    }
+}
+
+impl Registry {
+    /// The seats of `game`: preset names checked, bots' seats taken. Each with its token (shown
+    /// once, for the seats people play).
+    fn seats(
+        &self,
+        game: &Game,
+        names: &BTreeMap<Player, String>,
+        bots: &BTreeMap<Player, Level>,
+    ) -> Result<Vec<(Seat, SeatToken)>, AppError> {
+        let mut clean: BTreeMap<Player, String> = BTreeMap::new();
+        for (p, name) in names {
+            if !game.players().contains(*p) {
+                return Err(AppError::BadRequest(format!(
+                    "names: no seat {p} in this game"
+                )));
+            }
+            let name = display_name(
+                name,
+                self.ctx.limits.max_name_chars,
+                clean.values().map(String::as_str),
+            )
+            .map_err(|e| AppError::BadRequest(format!("names.{p}: {e}")))?;
+            clean.insert(*p, name);
+        }
+        if let Some(p) = bots.keys().find(|p| !game.players().contains(**p)) {
+            return Err(AppError::BadRequest(format!(
+                "bots: no seat {p} in this game"
+            )));
+        }
+        Ok(game
+            .players()
+            .iter()
+            .map(|player| {
+                let token = SeatToken::generate();
+                let bot = bots.get(&player).copied();
+                let seat = Seat {
+                    player,
+                    name: clean.remove(&player),
+                    token_hash: token.hash(),
+                    claimed: bot.is_some(),
+                    bot,
+                    start_bot: bot,
+                };
+                (seat, token)
+            })
+            .collect())
+    }
+
+    /// Creates a game and its actor; the answer holds the seat tokens and the creator's admin
+    /// token (shown only now).
+    pub async fn create(&self, mut new: NewGame) -> Result<CreatedGame, AppError> {
+        self.check_capacity(new.creator)?;
+        let id = Uuid::new_v4();
+        let game = Game::new(new.start);
+        if !new.bots.is_empty()
+            && game.players().iter().all(|p| new.bots.contains_key(&p))
+            && new.start.rules().turn_limit.is_none()
+        {
+            // Bots alone must come to an end.
+            let mut rules = new.start.rules();
+            rules.turn_limit = std::num::NonZeroU32::new(BOTS_ONLY_TURN_LIMIT);
+            new.start = Position::from_setup(new.start.to_setup(), rules)
+                .map_err(|e| AppError::BadRequest(e.to_string()))?;
+        }
+        let seats = self.seats(&game, &new.names, &new.bots)?;
+        let admin = SeatToken::generate();
+        let state = GameState::new(
+            id,
+            new.start,
+            seats.iter().map(|(s, _)| s.clone()).collect(),
+            new.open,
+            now_ms(),
+        )
+        .with_settings(new.settings, Some(admin.hash()));
+        let rows: Vec<_> = state.seats.iter().map(Seat::row).collect();
+        self.ctx.store.create_game(&state.row(), &rows, &[]).await?;
+        tracing::info!(game = %id, players = state.players, open = state.open, bots = new.bots.len(), "game created");
+        self.spawn(state, |a| a);
+        self.created_by(new.creator, id);
+        let base = new.base_url.unwrap_or_else(|| self.base_url.clone());
+        Ok(self.created(&base, id, seats, Some(admin)))
+    }
+
+    /// Imports a game record (NOTATION §4), checked by replaying it; the game goes on from
+    /// where the record ends.
+    pub async fn import(
+        &self,
+        record: &GameRecord,
+        creator: Option<IpKey>,
+        base_url: Option<String>,
+    ) -> Result<CreatedGame, AppError> {
+        let game = Game::from_record(record).map_err(|e| AppError::InvalidRecord(e.to_string()))?;
+        if !game.position().is_game_over() {
+            self.check_capacity(creator)?;
+        }
+        let id = Uuid::new_v4();
+        let seats = self.seats(&game, &BTreeMap::new(), &BTreeMap::new())?;
+        let now = now_ms();
+        let mut state = GameState::new(
+            id,
+            *game.start(),
+            seats.iter().map(|(s, _)| s.clone()).collect(),
+            false,
+            now,
+        );
+        let mut rows = Vec::new();
+        for event in game.events() {
+            for kind in log_events(&state, event) {
+                state
+                    .apply(&kind, now)
+                    .map_err(|e| AppError::InvalidRecord(format!("event {}: {e}", state.v + 1)))?;
+                rows.push(EventRow {
+                    v: state.v,
+                    kind,
+                    ack: None,
+                    at: now,
+                });
+            }
+        }
+        debug_assert_eq!(state.position(), game.position());
+        let seat_rows: Vec<_> = state.seats.iter().map(Seat::row).collect();
+        self.ctx
+            .store
+            .create_game(&state.row(), &seat_rows, &rows)
+            .await?;
+        tracing::info!(game = %id, events = rows.len(), "game imported");
+        self.spawn(state, |a| a);
+        self.created_by(creator, id);
+        let base = base_url.unwrap_or_else(|| self.base_url.clone());
+        Ok(self.created(&base, id, seats, None))
+    }
+
+    /// The answer to a creation: an invite for each seat a person plays.
+    pub(super) fn created(
+        &self,
+        base: &str,
+        id: Uuid,
+        seats: Vec<(Seat, SeatToken)>,
+        admin: Option<SeatToken>,
+    ) -> CreatedGame {
+        let url = format!("{base}/game/{id}");
+        CreatedGame {
+            id,
+            seats: seats
+                .into_iter()
+                .filter(|(seat, _)| seat.bot.is_none())
+                .map(|(seat, token)| Self::invite(base, id, seat.player, seat.name, &token))
+                .collect(),
+            url,
+            admin_token: admin.map(|t| t.as_str().to_string()),
+        }
+    }
+
+    /// The invite of a seat, with links under `base`.
+    pub fn invite(
+        base: &str,
+        id: Uuid,
+        player: Player,
+        name: Option<String>,
+        token: &SeatToken,
+    ) -> SeatInvite {
+        SeatInvite {
+            player,
+            name,
+            invite_url: format!("{base}/game/{id}#seat={player}&token={}", token.as_str()),
+            token: token.as_str().to_string(),
+        }
+    }
+}
+
+/// The log events of one record event: a turn or a resignation is one; an agreed draw is the
+/// offer, the agreements and the last agreement, as it happens live.
+fn log_events(state: &GameState, event: &GameEvent) -> Vec<EventKind> {
+    match *event {
+        GameEvent::Turn { player, turn, .. } => vec![EventKind::Turn { player, turn }],
+        GameEvent::Resign(p) => vec![EventKind::Resign(p)],
+        GameEvent::Draw => {
+            let alive: Vec<Player> = state.position().alive().iter().collect();
+            let mut kinds = Vec::new();
+            for (i, p) in alive.iter().enumerate() {
+                kinds.push(match i {
+                    0 => EventKind::DrawOffered(*p),
+                    i if i + 1 == alive.len() => EventKind::DrawAgreed {
+                        by: *p,
+                        excused: djambi_core::ArmySet::EMPTY,
+                    },
+                    _ => EventKind::DrawAccepted(*p),
+                });
+            }
+            kinds
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! Lists of games, from the store, with who is connected and the clocks of live games.
+
+use uuid::Uuid;
+
+use super::Registry;
+use crate::clock::rfc3339;
+use crate::error::AppError;
+use crate::protocol::GameStatus;
+use crate::protocol::http::{GameList, GameSummary, SeatSummary};
+use crate::store::{GameRow, SeatRow};
+
+impl Registry {
+    /// Games from the store, most recently changed first.
+    pub async fn list(&self, status: Option<GameStatus>, limit: u32) -> Result<GameList, AppError> {
+        let rows = self.ctx.store.list_games(status, limit).await?;
+        Ok(self.summaries(rows))
+    }
+
+    /// These games (a browser's own), most recently changed first.
+    pub async fn list_ids(&self, ids: &[Uuid]) -> Result<GameList, AppError> {
+        let rows = self.ctx.store.games_by_ids(ids).await?;
+        Ok(self.summaries(rows))
+    }
+
+    fn summaries(&self, rows: Vec<(GameRow, Vec<SeatRow>)>) -> GameList {
+        let games = rows
+            .into_iter()
+            .map(|(row, seats)| {
+                let live = self.cached(row.id);
+                let presence = live.as_ref().map(|h| h.presence());
+                let s = row.summary;
+                GameSummary {
+                    id: row.id,
+                    players: row.players,
+                    hostage: row.hostage,
+                    open: row.open,
+                    status: s.status,
+                    seats: seats
+                        .into_iter()
+                        .map(|seat| SeatSummary {
+                            player: seat.player,
+                            name: seat.name,
+                            claimed: seat.claimed,
+                            connected: presence.is_some_and(|p| p.seat(seat.player) > 0),
+                            bot: seat.bot,
+                        })
+                        .collect(),
+                    spectators: presence.map_or(0, |p| p.spectators()),
+                    to_move: s.to_move,
+                    turn: s.turn,
+                    deadline: presence.and_then(|p| p.deadline()),
+                    v: s.v,
+                    result: s.result,
+                    created_at: rfc3339(row.created_at),
+                    updated_at: rfc3339(s.updated_at),
+                }
+            })
+            .collect();
+        GameList { games }
+    }
+}

@@ -1,0 +1,316 @@
+//! The registry of live games: finds a game's actor, loading the game from the store (by
+//! replaying its log) when no actor holds it; creates and imports games; restores every
+//! unfinished game at start-up; stops every actor at shutdown.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio_util::task::TaskTracker;
+use tracing::Instrument;
+use uuid::Uuid;
+
+mod create;
+mod list;
+
+pub use create::{BOTS_ONLY_TURN_LIMIT, NewGame};
+
+use super::actor::{Actor, Context};
+use super::bots::BotPool;
+use super::handle::{AdminAction, AdminAnswer, GameHandle, Gone};
+use super::state::GameState;
+use super::{Limits, Presence};
+use crate::clock::now_ms;
+use crate::error::AppError;
+use crate::metrics::Metrics;
+use crate::net::IpKey;
+use crate::protocol::GameStatus;
+use crate::store::Store;
+
+/// Commands waiting in an actor's inbox before senders wait.
+const INBOX: usize = 256;
+
+/// The caps on unfinished games.
+#[derive(Clone, Copy, Debug)]
+pub struct RegistryLimits {
+    /// Unfinished games in all.
+    pub max_live_games: usize,
+    /// Unfinished games created by one address.
+    pub max_games_per_ip: usize,
+    /// Games waiting for players created by one address.
+    pub max_open_games_per_ip: usize,
+}
+
+/// The registry.
+pub struct Registry {
+    games: Arc<Mutex<HashMap<Uuid, GameHandle>>>,
+    /// Held while a game is loaded, so one game never gets two actors.
+    loading: tokio::sync::Mutex<()>,
+    ctx: Arc<Context>,
+    tasks: TaskTracker,
+    generation: AtomicU64,
+    closed: AtomicBool,
+    limits: RegistryLimits,
+    /// The unfinished games each address created (since this process started).
+    creators: Mutex<HashMap<IpKey, Vec<Uuid>>>,
+    base_url: String,
+    /// When the server was last seen alive before this start: games restored now had their
+    /// clocks stopped since.
+    down_since: Mutex<Option<i64>>,
+}
+
+impl Registry {
+    /// A registry over `store`.
+    pub fn new(
+        store: Store,
+        metrics: Arc<Metrics>,
+        limits: Limits,
+        caps: RegistryLimits,
+        base_url: String,
+        bots: Arc<BotPool>,
+    ) -> Registry {
+        let games = Arc::new(Mutex::new(HashMap::new()));
+        Registry {
+            games: games.clone(),
+            loading: tokio::sync::Mutex::new(()),
+            ctx: Arc::new(Context {
+                store,
+                metrics,
+                limits,
+                games,
+                bots,
+            }),
+            tasks: TaskTracker::new(),
+            generation: AtomicU64::new(1),
+            closed: AtomicBool::new(false),
+            limits: caps,
+            creators: Mutex::new(HashMap::new()),
+            base_url,
+            down_since: Mutex::new(None),
+        }
+    }
+
+    fn metrics(&self) -> &Metrics {
+        &self.ctx.metrics
+    }
+
+    fn cached(&self, id: Uuid) -> Option<GameHandle> {
+        self.games.lock().expect("registry lock").get(&id).cloned()
+    }
+
+    /// The handle of a game, loading it if needed; `None` if there is no such game.
+    pub async fn get(&self, id: Uuid) -> Result<Option<GameHandle>, AppError> {
+        if let Some(handle) = self.cached(id) {
+            return Ok(Some(handle));
+        }
+        if self.closed.load(Relaxed) {
+            return Err(AppError::Unavailable("the server is shutting down".into()));
+        }
+        let _loading = self.loading.lock().await;
+        if let Some(handle) = self.cached(id) {
+            return Ok(Some(handle));
+        }
+        let limits = &self.ctx.limits;
+        let Some(stored) = self.ctx.store.load_game(id, limits.recent_chat).await? else {
+            return Ok(None);
+        };
+        let state = GameState::restore(&stored).map_err(|e| {
+            tracing::error!(game = %id, error = %e, "stored game does not replay");
+            AppError::Internal
+        })?;
+        let down_since = *self.down_since.lock().expect("registry lock");
+        let handle = self.spawn(state, |actor| {
+            actor
+                .with_history(
+                    &stored.events,
+                    stored.recent_chat.clone(),
+                    stored.last_chat_id,
+                    &stored.chat_acks,
+                )
+                .down_since(down_since)
+                .stored_summary(stored.row.summary.v)
+        });
+        Ok(Some(handle))
+    }
+
+    /// Runs `f` on a game's handle; if its actor was just unloaded, loads it again once.
+    pub async fn with_game<T, F, Fut>(&self, id: Uuid, f: F) -> Result<T, AppError>
+    where
+        F: Fn(GameHandle) -> Fut,
+        Fut: Future<Output = Result<T, Gone>>,
+    {
+        for _ in 0..2 {
+            let handle = self.get(id).await?.ok_or_else(|| AppError::no_game(id))?;
+            match f(handle).await {
+                Ok(value) => return Ok(value),
+                Err(Gone) => continue,
+            }
+        }
+        Err(AppError::Unavailable("the game is restarting".into()))
+    }
+
+    fn spawn(&self, state: GameState, setup: impl FnOnce(Actor) -> Actor) -> GameHandle {
+        let id = state.id;
+        let generation = self.generation.fetch_add(1, Relaxed);
+        let presence = Arc::new(Presence::default());
+        let (tx, rx) = mpsc::channel(INBOX);
+        let handle = GameHandle {
+            id,
+            generation,
+            inbox: tx.clone(),
+            presence: presence.clone(),
+        };
+        let actor = setup(
+            Actor::new(state, self.ctx.clone(), presence, generation).with_inbox(tx.downgrade()),
+        );
+        self.games
+            .lock()
+            .expect("registry lock")
+            .insert(id, handle.clone());
+        self.tasks.spawn(
+            actor
+                .run(rx)
+                .instrument(tracing::info_span!("game", game = %id)),
+        );
+        handle
+    }
+
+    /// Whether one more unfinished game fits: under the server's cap, and under the caps of
+    /// the address asking (its unfinished games, and those still waiting for players), so one
+    /// client can never fill the server.
+    fn check_capacity(&self, creator: Option<IpKey>) -> Result<(), AppError> {
+        if self.closed.load(Relaxed) {
+            return Err(AppError::Unavailable("the server is shutting down".into()));
+        }
+        if let Some(ip) = creator {
+            let (unfinished, open) = self.games_of(ip);
+            if unfinished >= self.limits.max_games_per_ip {
+                return Err(AppError::rate_limited(
+                    "your address has too many unfinished games",
+                    Duration::from_secs(60),
+                ));
+            }
+            if open >= self.limits.max_open_games_per_ip {
+                return Err(AppError::rate_limited(
+                    "your address has too many games waiting for players",
+                    Duration::from_secs(60),
+                ));
+            }
+        }
+        if self.metrics().live_games.load(Relaxed) as usize >= self.limits.max_live_games {
+            return Err(AppError::Unavailable(
+                "too many games are running; try again later".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// How many unfinished games `ip` created, and how many of them wait for players
+    /// (forgetting those that ended).
+    fn games_of(&self, ip: IpKey) -> (usize, usize) {
+        let mut creators = self.creators.lock().expect("registry lock");
+        let Some(ids) = creators.get_mut(&ip) else {
+            return (0, 0);
+        };
+        let mut open = 0;
+        ids.retain(|id| match self.cached(*id).map(|h| h.presence().status()) {
+            Some(GameStatus::Open) => {
+                open += 1;
+                true
+            }
+            Some(GameStatus::Live) => true,
+            _ => false,
+        });
+        let unfinished = ids.len();
+        if unfinished == 0 {
+            creators.remove(&ip);
+        }
+        (unfinished, open)
+    }
+
+    fn created_by(&self, ip: Option<IpKey>, id: Uuid) {
+        if let Some(ip) = ip {
+            self.creators
+                .lock()
+                .expect("registry lock")
+                .entry(ip)
+                .or_default()
+                .push(id);
+        }
+    }
+
+    /// Cancels the games that have waited for players, untouched, for longer than `max_age`;
+    /// returns how many.
+    pub async fn expire_open(&self, max_age: Duration) -> usize {
+        let handles: Vec<GameHandle> = self
+            .games
+            .lock()
+            .expect("registry lock")
+            .values()
+            .filter(|h| h.presence().status() == GameStatus::Open)
+            .cloned()
+            .collect();
+        let before = now_ms() - i64::try_from(max_age.as_millis()).unwrap_or(i64::MAX);
+        let mut expired = 0;
+        for handle in handles {
+            if let Ok(true) = handle.expire(before).await {
+                expired += 1;
+            }
+        }
+        expired
+    }
+
+    /// Loads every unfinished game (replaying its log), so play resumes where it stopped;
+    /// `down_since` is when the server was last seen alive: running clocks are paused for the
+    /// time it was down.
+    pub async fn restore_all(&self, down_since: Option<i64>) -> Result<usize, AppError> {
+        *self.down_since.lock().expect("registry lock") = down_since;
+        let ids = self.ctx.store.unfinished_games().await?;
+        let mut restored = 0;
+        for id in ids {
+            match self.get(id).await {
+                Ok(Some(_)) => restored += 1,
+                Ok(None) => {}
+                Err(e) => tracing::error!(game = %id, error = %e, "could not restore"),
+            }
+        }
+        // Games loaded later (finished ones, on demand) had no clock running.
+        *self.down_since.lock().expect("registry lock") = None;
+        Ok(restored)
+    }
+
+    /// The creator's action on a game (with its admin token).
+    pub async fn admin(&self, id: Uuid, action: AdminAction) -> Result<AdminAnswer, AppError> {
+        self.with_game(id, |game| {
+            let action = action.clone();
+            async move { game.admin(action).await }
+        })
+        .await?
+    }
+
+    /// Stops every actor: each finishes the commands it was sent before, tells its connections
+    /// that the server restarts, and ends. Waits at most `timeout`.
+    pub async fn shutdown(&self, timeout: Duration) {
+        self.closed.store(true, Relaxed);
+        let handles: Vec<GameHandle> = self
+            .games
+            .lock()
+            .expect("registry lock")
+            .values()
+            .cloned()
+            .collect();
+        for handle in handles {
+            handle.shutdown().await;
+        }
+        self.tasks.close();
+        if tokio::time::timeout(timeout, self.tasks.wait())
+            .await
+            .is_err()
+        {
+            tracing::warn!("some games did not stop in time");
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! Applying one event of the log to a game's state: the rules engine plays turns and
+//! resignations (refusing anything illegal), the rest keeps the seats, the pending offers and
+//! votes, and the clock. An event that does not apply changes nothing.
+
+use djambi_core::{Effect, Game, GameEvent, Player, Turn};
+
+use super::{DrawOffer, GameState, Takeback, Vote};
+use crate::store::EventKind;
+
+impl GameState {
+    /// Applies an event made at `at` (ms since the epoch: the clock runs on events' times).
+    /// Returns the effects of a turn or a resignation; on error nothing changed.
+    pub fn apply(&mut self, kind: &EventKind, at: i64) -> Result<Vec<Effect>, String> {
+        if self.cancelled.is_some() {
+            return Err("the game was cancelled".into());
+        }
+        let effects = self.apply_kind(kind)?;
+        self.v += 1;
+        self.log.push((*kind, at));
+        self.tick(kind, at);
+        Ok(effects)
+    }
+
+    fn apply_kind(&mut self, kind: &EventKind) -> Result<Vec<Effect>, String> {
+        use EventKind::*;
+        let next_v = self.v + 1;
+        Ok(match *kind {
+            Turn { player, turn } => {
+                if self.position().to_move() != Some(player) {
+                    return Err(format!("{turn}: it is not {player}'s turn"));
+                }
+                let effects = self.game.play(&turn).map_err(|e| e.to_string())?;
+                self.turn_versions.push(next_v);
+                self.lapse();
+                effects
+            }
+            Resign(p) => {
+                let effects = self.game.resign(p).map_err(|e| e.to_string())?;
+                self.lapse();
+                effects
+            }
+            DrawOffered(p) => {
+                self.check_living(p)?;
+                self.draw = Some(DrawOffer {
+                    by: p,
+                    accepted: djambi_core::ArmySet::EMPTY.with(p),
+                    since: next_v,
+                });
+                Vec::new()
+            }
+            DrawAccepted(p) => {
+                self.check_living(p)?;
+                let offer = self.draw.as_mut().ok_or("no draw offer to accept")?;
+                offer.accepted = offer.accepted.with(p);
+                Vec::new()
+            }
+            DrawDeclined(p) => {
+                self.check_living(p)?;
+                self.draw.take().ok_or("no draw offer to decline")?;
+                Vec::new()
+            }
+            DrawAgreed { by, excused } => {
+                self.check_living(by)?;
+                let offer = self.draw.ok_or("no draw offer to agree to")?;
+                let agreed = offer.accepted.with(by);
+                let alive = self.position().alive();
+                if let Some(q) = alive
+                    .iter()
+                    .find(|q| !agreed.contains(*q) && !excused.contains(*q))
+                {
+                    return Err(format!("{q} has not agreed to the draw"));
+                }
+                if excused.iter().any(|q| !alive.contains(q)) {
+                    return Err("only living players are excused".into());
+                }
+                self.game.agree_draw().map_err(|e| e.to_string())?;
+                self.lapse();
+                Vec::new()
+            }
+            Cancelled(reason) => {
+                if self.position().is_game_over() {
+                    return Err("the game is over".into());
+                }
+                self.cancelled = Some(reason);
+                self.lapse();
+                Vec::new()
+            }
+            Started => {
+                if self.started {
+                    return Err("the game has already started".into());
+                }
+                self.started = true;
+                Vec::new()
+            }
+            SeatToBot { player, level, .. } => {
+                self.check_living(player)?;
+                let seat = self.seat_mut(player)?;
+                if seat.bot.is_some() {
+                    return Err(format!("{player}: a bot already plays this seat"));
+                }
+                seat.bot = Some(level);
+                if self.vote.is_some_and(|v| v.target == player) {
+                    self.vote = None;
+                }
+                Vec::new()
+            }
+            SeatToHuman(player) => {
+                self.check_living(player)?;
+                let seat = self.seat_mut(player)?;
+                if seat.bot.take().is_none() {
+                    return Err(format!("{player}: no bot plays this seat"));
+                }
+                Vec::new()
+            }
+            VoteOpened {
+                by,
+                target,
+                action,
+                voters,
+            } => {
+                if self.vote.is_some() {
+                    return Err("a vote is already open".into());
+                }
+                self.check_living(by)?;
+                self.check_living(target)?;
+                if self.position().to_move() != Some(target) || self.bot(target).is_some() {
+                    return Err(format!("{target}: not a person to move"));
+                }
+                if !voters.contains(by) || voters.contains(target) {
+                    return Err("the author votes, the target does not".into());
+                }
+                self.vote = Some(Vote {
+                    by,
+                    target,
+                    action,
+                    voters,
+                    yes: djambi_core::ArmySet::EMPTY.with(by),
+                    no: djambi_core::ArmySet::EMPTY,
+                });
+                Vec::new()
+            }
+            VoteCast { by, yes } => {
+                let vote = self.vote.as_mut().ok_or("no vote is open")?;
+                if !vote.voters.contains(by) || vote.yes.contains(by) || vote.no.contains(by) {
+                    return Err(format!("{by} may not vote (again)"));
+                }
+                if yes {
+                    vote.yes = vote.yes.with(by);
+                } else {
+                    vote.no = vote.no.with(by);
+                }
+                Vec::new()
+            }
+            VoteClosed { passed } => {
+                let vote = self.vote.take().ok_or("no vote is open")?;
+                if passed != vote.passed() {
+                    self.vote = Some(vote);
+                    return Err("the vote's outcome does not match its ballots".into());
+                }
+                Vec::new()
+            }
+            TakebackRequested(p) => {
+                if self.takeback.is_some() {
+                    return Err("a takeback is already asked for".into());
+                }
+                if !self.can_take_back(p) {
+                    return Err(format!("{p} has no turn to take back"));
+                }
+                self.takeback = Some(Takeback {
+                    by: p,
+                    accepted: djambi_core::ArmySet::EMPTY,
+                });
+                Vec::new()
+            }
+            TakebackAnswered { by, yes } => {
+                let request = self.takeback.as_mut().ok_or("no takeback is asked for")?;
+                if request.by == by || request.accepted.contains(by) {
+                    return Err(format!("{by} may not answer (again)"));
+                }
+                if yes {
+                    request.accepted = request.accepted.with(by);
+                } else {
+                    self.takeback = None;
+                }
+                Vec::new()
+            }
+            TakenBack(p) => {
+                if self.takeback.is_none_or(|t| t.by != p) {
+                    return Err(format!("{p} did not ask to take back a turn"));
+                }
+                self.undo_last_turn(p)?;
+                self.lapse();
+                Vec::new()
+            }
+            Timeout(p) => {
+                if self.runner() != Some(p) {
+                    return Err(format!("{p}'s clock does not run"));
+                }
+                Vec::new()
+            }
+            Paused { from, until } => {
+                if until < from {
+                    return Err("a pause ends before it starts".into());
+                }
+                Vec::new()
+            }
+        })
+    }
+
+    /// Brings the clock up to the event at `at`.
+    fn tick(&mut self, kind: &EventKind, at: i64) {
+        let runner = self.runner();
+        let Some(clock) = &mut self.clock else {
+            return;
+        };
+        use EventKind::*;
+        match *kind {
+            Paused { from, until } => clock.pause(from, until),
+            Turn { player, .. } => {
+                clock.charge(at);
+                clock.turn_played(player);
+                clock.start_turn(runner, at);
+            }
+            Timeout(p) => {
+                clock.charge(at);
+                clock.ran_out(p);
+            }
+            Started | TakenBack(_) => {
+                clock.charge(at);
+                clock.start_turn(runner, at);
+            }
+            _ => {
+                clock.charge(at);
+                clock.keep_turn(runner, at);
+            }
+        }
+    }
+
+    /// A change of position drops what was pending about the old one.
+    fn lapse(&mut self) {
+        self.draw = None;
+        self.vote = None;
+        self.takeback = None;
+    }
+
+    fn check_living(&self, p: Player) -> Result<(), String> {
+        if self.is_over() {
+            Err("the game is over".into())
+        } else if !self.position().is_alive(p) {
+            Err(format!("{p}: not a living player"))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn seat_mut(&mut self, player: Player) -> Result<&mut super::Seat, String> {
+        self.seats
+            .iter_mut()
+            .find(|s| s.player == player)
+            .ok_or_else(|| format!("{player}: no such seat"))
+    }
+
+    /// Takes back `player`'s last turn and the passes it forced: the rules engine's game is
+    /// replayed without them (the log keeps them, with the `taken_back` event after).
+    fn undo_last_turn(&mut self, player: Player) -> Result<(), String> {
+        if !self.can_take_back(player) {
+            return Err(format!("{player} has no turn to take back"));
+        }
+        let events = self.game.events();
+        let mut cut = events.len();
+        for (i, e) in events.iter().enumerate().rev() {
+            cut = i;
+            if matches!(e, GameEvent::Turn { turn, .. } if *turn != Turn::Pass) {
+                break;
+            }
+        }
+        let removed = events.len() - cut;
+        let mut game = Game::new(*self.game.start());
+        for e in &events[..cut] {
+            game.apply(e).map_err(|e| e.to_string())?;
+        }
+        self.game = game;
+        self.turn_versions
+            .truncate(self.turn_versions.len().saturating_sub(removed));
+        Ok(())
+    }
+}

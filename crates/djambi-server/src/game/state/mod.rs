@@ -1,0 +1,450 @@
+//! A game's state as its actor owns it: the core's [`Game`], the seats (and which of them bots
+//! play), the version, the clock, and what is pending (a draw offer, a vote on an absent player,
+//! a takeback request). Pure: no I/O. Applying an event ([`apply`]) is the one place where the
+//! log changes the game, for live play and for replay alike, so a restored game is exactly the
+//! game that was played — clocks included, since they are kept from the events' times.
+
+mod apply;
+mod checkpoint;
+mod clock;
+
+use djambi_core::{Army, ArmySet, Game, GameEvent, Player, Position, ResultRecord, Rules, Turn};
+use djambi_engine::Level;
+use uuid::Uuid;
+
+pub use checkpoint::Checkpoint;
+pub use clock::Clock;
+
+use crate::protocol::lifecycle::{BotLevel, Settings, VoteAction};
+use crate::protocol::{CancelReason, GameStatus, TurnEntry};
+use crate::store::{EventKind, EventRow, GameRow, GameSummaryRow, SeatRow, StoredGame};
+use crate::token::TokenHash;
+
+/// A seat of the game.
+#[derive(Clone, Debug)]
+pub struct Seat {
+    /// Its player.
+    pub player: Player,
+    /// Its display name.
+    pub name: Option<String>,
+    /// The hash of its token.
+    pub token_hash: TokenHash,
+    /// Whether someone claimed it (a bot's seat is claimed).
+    pub claimed: bool,
+    /// The bot that plays it now, if any (from the start, or since a timeout or a vote).
+    pub bot: Option<Level>,
+    /// The bot that played it when the game began (its stored row); events change
+    /// [`bot`](Seat::bot) during play.
+    pub start_bot: Option<Level>,
+}
+
+impl Seat {
+    /// The seat as stored.
+    pub fn row(&self) -> SeatRow {
+        SeatRow {
+            player: self.player,
+            name: self.name.clone(),
+            token_hash: self.token_hash,
+            claimed: self.claimed,
+            bot: self.start_bot.map(BotLevel),
+        }
+    }
+
+    /// The name shown for the seat: its display name, else the army's.
+    pub fn display_name(&self) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| self.player.name().to_string())
+    }
+}
+
+/// A pending draw offer (R12.2): it needs every living player's agreement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawOffer {
+    /// Who offered it.
+    pub by: Player,
+    /// Who agreed so far (the author included).
+    pub accepted: ArmySet,
+    /// The version of the event that opened it (bots answer this offer, not a later one).
+    pub since: u64,
+}
+
+/// An open vote on an absent player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vote {
+    /// Who opened it.
+    pub by: Player,
+    /// The absent player.
+    pub target: Player,
+    /// What it would do.
+    pub action: VoteAction,
+    /// Who may vote.
+    pub voters: ArmySet,
+    /// Who said yes.
+    pub yes: ArmySet,
+    /// Who said no.
+    pub no: ArmySet,
+}
+
+impl Vote {
+    /// Whether a majority of the voters said yes.
+    pub fn passed(&self) -> bool {
+        self.yes.len() * 2 > self.voters.len()
+    }
+
+    /// Whether a majority can no longer be reached.
+    pub fn failed(&self) -> bool {
+        let undecided = self.voters.len() - self.yes.len() - self.no.len();
+        (self.yes.len() + undecided) * 2 <= self.voters.len()
+    }
+}
+
+/// A pending takeback request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Takeback {
+    /// Who asks.
+    pub by: Player,
+    /// Who agreed so far.
+    pub accepted: ArmySet,
+}
+
+/// Why an event of the log cannot be applied (a corrupt or foreign log).
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("event {v}: {message}")]
+pub struct ReplayError {
+    /// The event's version.
+    pub v: u64,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The state of one game.
+#[derive(Clone, Debug)]
+pub struct GameState {
+    /// The game's id.
+    pub id: Uuid,
+    /// 3 or 4.
+    pub players: u8,
+    /// The hostage army of a 3-player game.
+    pub hostage: Option<Army>,
+    /// Whether free seats may be claimed without an invite.
+    pub open: bool,
+    /// When the game was created.
+    pub created_at: i64,
+    /// When it last changed.
+    pub updated_at: i64,
+    /// The rules engine's game: the turns that stand (a turn taken back is not in it).
+    pub game: Game,
+    /// The version of the last event (0 before any).
+    pub v: u64,
+    /// The seats, in base order.
+    pub seats: Vec<Seat>,
+    /// The pending draw offer.
+    pub draw: Option<DrawOffer>,
+    /// Every event so far with its time (ms), in order: the event of version `v` is
+    /// `log[v - 1]` (small `Copy` values, so a long game's log stays a few tens of kilobytes).
+    pub log: Vec<(EventKind, i64)>,
+    /// The versions of the turns that stand, in order (those of [`game`](Self::game)).
+    pub turn_versions: Vec<u64>,
+    /// Why the game was called off, if it was.
+    pub cancelled: Option<CancelReason>,
+    /// The game's options beyond the ruleset.
+    pub settings: Settings,
+    /// The hash of the creator's admin token.
+    pub admin_hash: Option<TokenHash>,
+    /// Whether the game started (every seat taken).
+    pub started: bool,
+    /// The clock of a timed game.
+    pub clock: Option<Clock>,
+    /// The open vote on an absent player.
+    pub vote: Option<Vote>,
+    /// The pending takeback request.
+    pub takeback: Option<Takeback>,
+}
+
+impl GameState {
+    /// A new game from `start`, with no event yet.
+    pub fn new(id: Uuid, start: Position, seats: Vec<Seat>, open: bool, now: i64) -> GameState {
+        let game = Game::new(start);
+        GameState {
+            id,
+            players: game.players().len() as u8,
+            hostage: start.hostage(),
+            open,
+            created_at: now,
+            updated_at: now,
+            game,
+            v: 0,
+            seats,
+            draw: None,
+            log: Vec::new(),
+            turn_versions: Vec::new(),
+            cancelled: None,
+            settings: Settings::default(),
+            admin_hash: None,
+            started: false,
+            clock: None,
+            vote: None,
+            takeback: None,
+        }
+    }
+
+    /// The same with its options and the creator's admin token.
+    pub fn with_settings(mut self, settings: Settings, admin_hash: Option<TokenHash>) -> Self {
+        self.clock = settings.clock.map(Clock::new);
+        self.settings = settings;
+        self.admin_hash = admin_hash;
+        self
+    }
+
+    /// Rebuilds a stored game by replaying its log from its start position.
+    pub fn restore(stored: &StoredGame) -> Result<GameState, ReplayError> {
+        let mut state = GameState::start_of(stored)?;
+        for event in &stored.events {
+            state.replay(event)?;
+        }
+        // Games from before the `started` event: started when every seat was claimed.
+        if !state.started && state.all_seated() {
+            state.started = true;
+        }
+        Ok(state)
+    }
+
+    /// A stored game as it was before its first event.
+    pub fn start_of(stored: &StoredGame) -> Result<GameState, ReplayError> {
+        let row = &stored.row;
+        let start = Position::from_dpn(&row.start, row.rules).map_err(|e| ReplayError {
+            v: 0,
+            message: format!("start position: {e}"),
+        })?;
+        let seats = stored
+            .seats
+            .iter()
+            .map(|s| Seat {
+                player: s.player,
+                name: s.name.clone(),
+                token_hash: s.token_hash,
+                claimed: s.claimed,
+                bot: s.bot.map(|b| b.0),
+                start_bot: s.bot.map(|b| b.0),
+            })
+            .collect();
+        let mut state = GameState::new(row.id, start, seats, row.open, row.created_at)
+            .with_settings(row.settings, row.admin_hash);
+        state.updated_at = row.summary.updated_at;
+        Ok(state)
+    }
+
+    /// The same game back at its start, seats and all (to replay the log again).
+    pub fn at_start(&self) -> GameState {
+        let mut seats = self.seats.clone();
+        for seat in &mut seats {
+            seat.bot = seat.start_bot;
+        }
+        GameState {
+            game: Game::new(*self.game.start()),
+            v: 0,
+            draw: None,
+            log: Vec::new(),
+            turn_versions: Vec::new(),
+            cancelled: None,
+            started: false,
+            clock: self.settings.clock.map(Clock::new),
+            vote: None,
+            takeback: None,
+            seats,
+            ..self.clone()
+        }
+    }
+
+    /// Applies one stored event, checking it is the next one.
+    pub fn replay(&mut self, event: &EventRow) -> Result<Vec<djambi_core::Effect>, ReplayError> {
+        if event.v != self.v + 1 {
+            return Err(ReplayError {
+                v: event.v,
+                message: format!("expected version {}", self.v + 1),
+            });
+        }
+        self.apply(&event.kind, event.at)
+            .map_err(|message| ReplayError {
+                v: event.v,
+                message,
+            })
+    }
+
+    /// The ruleset.
+    pub fn rules(&self) -> Rules {
+        self.game.rules()
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    /// The seat of `player`, if the game has one.
+    pub fn seat(&self, player: Player) -> Option<&Seat> {
+        self.seats.iter().find(|s| s.player == player)
+    }
+
+    /// The bot that plays `player`'s seat now, if any.
+    pub fn bot(&self, player: Player) -> Option<Level> {
+        self.seat(player).and_then(|s| s.bot)
+    }
+
+    /// The living players whose seats a person plays.
+    pub fn living_humans(&self) -> ArmySet {
+        self.position()
+            .alive()
+            .iter()
+            .filter(|p| self.bot(*p).is_none())
+            .collect()
+    }
+
+    /// The seat whose token hashes to `hash`. Every seat is compared, in constant time, so the
+    /// time taken says nothing about which one matched.
+    pub fn seat_of_token(&self, hash: &TokenHash) -> Option<Player> {
+        let mut found = None;
+        for seat in &self.seats {
+            if seat.token_hash.matches(hash) {
+                found = Some(seat.player);
+            }
+        }
+        found
+    }
+
+    /// Whether every living player's seat is taken.
+    pub fn all_seated(&self) -> bool {
+        self.seats
+            .iter()
+            .all(|s| s.claimed || !self.position().is_alive(s.player))
+    }
+
+    /// Whether the game is over: finished, or cancelled.
+    pub fn is_over(&self) -> bool {
+        self.cancelled.is_some() || self.position().is_game_over()
+    }
+
+    /// Open until every living player's seat is taken, then live, then finished (or
+    /// cancelled).
+    pub fn status(&self) -> GameStatus {
+        if self.cancelled.is_some() {
+            GameStatus::Cancelled
+        } else if self.is_over() {
+            GameStatus::Finished
+        } else if self.started {
+            GameStatus::Live
+        } else {
+            GameStatus::Open
+        }
+    }
+
+    /// Whose clock runs now (the player to move of a live game, unless a bot plays it).
+    pub fn runner(&self) -> Option<Player> {
+        if !self.started || self.is_over() {
+            return None;
+        }
+        self.position().to_move().filter(|p| self.bot(*p).is_none())
+    }
+
+    /// The result, once over.
+    pub fn result(&self) -> Option<ResultRecord> {
+        ResultRecord::from_outcome(self.game.outcome())
+    }
+
+    /// The game's row, for creating it in the store.
+    pub fn row(&self) -> GameRow {
+        GameRow {
+            id: self.id,
+            players: self.players,
+            hostage: self.hostage,
+            rules: self.rules(),
+            start: self.game.start().to_dpn(),
+            open: self.open,
+            created_at: self.created_at,
+            summary: self.summary(),
+            settings: self.settings,
+            admin_hash: self.admin_hash,
+        }
+    }
+
+    /// Where the game stands, as stored with every commit.
+    pub fn summary(&self) -> GameSummaryRow {
+        let pos = self.position();
+        GameSummaryRow {
+            status: self.status(),
+            v: self.v,
+            dpn: pos.to_dpn(),
+            to_move: pos.to_move(),
+            turn: pos.turn(),
+            result: self.result(),
+            ranking: self.game.ranking(),
+            updated_at: self.updated_at,
+        }
+    }
+
+    /// The turns that stand (passes included) with their versions, oldest first.
+    pub fn turns(&self) -> Vec<TurnEntry> {
+        self.game
+            .events()
+            .iter()
+            .filter_map(|e| match e {
+                GameEvent::Turn {
+                    number,
+                    player,
+                    turn,
+                } => Some((*number, *player, turn.to_string())),
+                _ => None,
+            })
+            .zip(&self.turn_versions)
+            .map(|((number, player, turn), v)| TurnEntry {
+                v: *v,
+                number,
+                player,
+                turn,
+            })
+            .collect()
+    }
+
+    /// The last turn played, if any: (number, canonical text).
+    pub fn last_turn(&self) -> Option<(u32, String)> {
+        self.game.events().iter().rev().find_map(|e| match e {
+            GameEvent::Turn { number, turn, .. } => Some((*number, turn.to_string())),
+            _ => None,
+        })
+    }
+
+    /// The pass owed now: the player to move has `pass` as its only legal turn (R8.6).
+    pub fn forced_pass(&self) -> Option<EventKind> {
+        if !self.started {
+            return None;
+        }
+        let pos = self.position();
+        let player = pos.to_move()?;
+        (!pos.has_move()).then_some(EventKind::Turn {
+            player,
+            turn: Turn::Pass,
+        })
+    }
+
+    /// Whether `player` may take back their last turn now: it stands, only passes followed
+    /// it, and the game is not over.
+    pub fn can_take_back(&self, player: Player) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        for e in self.game.events().iter().rev() {
+            match e {
+                GameEvent::Turn {
+                    turn: Turn::Pass, ..
+                } => continue,
+                GameEvent::Turn { player: p, .. } => return *p == player,
+                _ => return false,
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests;
