@@ -88,6 +88,11 @@ if (cd "$WORK/project" && grep -v '^POSTGRES_PASSWORD=' .env >.env.nopass && mv 
 fi
 cp .env.example "$WORK/project/.env"
 echo "a missing POSTGRES_PASSWORD is refused"
+# A self-hoster sets a real password, as .env.example asks; the placeholder itself is refused
+# by the server at start (checked below, once the server is built).
+PLACEHOLDER=$(sed -n 's/^POSTGRES_PASSWORD=//p' .env.example)
+sed -i "s/^POSTGRES_PASSWORD=.*/POSTGRES_PASSWORD=$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n')/" "$WORK/project/.env"
+(cd "$WORK/project" && timeout 60 docker-compose config) >"$WORK/config.yml"
 
 step "the server's environment, from the compose config"
 echo "building the release server and the smoke client (reused when up to date)"
@@ -95,6 +100,15 @@ timeout 3600 cargo build --release --quiet -p djambi-server --bins --examples ||
   fail "cargo build failed"
 SERVER="$ROOT/target/release/djambi-server"
 SMOKE="$ROOT/target/release/examples/smoke"
+
+# The placeholder password of .env.example is refused at start, with a clear message.
+if placeholder_out=$(DATABASE_URL="postgres://djambi:$PLACEHOLDER@127.0.0.1:1/djambi" \
+  timeout 20 "$SERVER" 2>&1); then
+  fail "the server started with the placeholder password"
+fi
+echo "$placeholder_out" | grep -q "placeholder" ||
+  fail "the refusal of the placeholder password does not say why: $placeholder_out"
+echo "the placeholder password of .env.example is refused at start"
 
 PORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 DB_NAME="djambi_compose_check_$$_$(date +%s)"
