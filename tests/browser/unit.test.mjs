@@ -14,6 +14,7 @@ import { narrate } from '../../web/js/narrate.js';
 import { makeTranslator, listOf } from '../../web/js/i18n.js';
 import { normalizeGame, applyEvent, touchedSquares, travels, positions, comingTurns, armiesOf } from '../../web/js/model.js';
 import { parseInvite } from '../../web/js/protocol.js';
+import { gameFromWire, legalFromWire, stateFromWire } from '../../web/js/wire.js';
 import { displayCoords, squareAt } from '../../web/js/board.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -400,4 +401,25 @@ test('board: each player sees its own army at the bottom left', () => {
     }
     assert.deepEqual(displayCoords('e5', army), { col: 4, row: 4 });
   }
+});
+
+test('wire: protocol 2 compact forms expand to the client model', () => {
+  // The golden files the server's serialisation is pinned to.
+  const golden = (/** @type {string} */ name) =>
+    readJson(join(here, '..', '..', 'crates', 'djambi-server', 'tests', 'golden', `${name}.json`));
+  const legal = legalFromWire({ a1: { b2: '|xc3@d4d5' }, e5: { e6: '' } });
+  assert.deepEqual(legal, { 'a1-b2': ['', 'xc3@d4', 'xc3@d5'], 'e5-e6': [''] });
+  const turns = Object.entries(legalFromWire(golden('server_legal').turns)).flatMap(([k, v]) => v.map((x) => k + x));
+  assert.equal(turns.length, 16);
+  const ev = stateFromWire(golden('server_event_turn').event);
+  assert.deepEqual(ev.order, ['b', 'y', 'g', 'r', 'b', 'y', 'g', 'r']);
+  assert.deepEqual(ev.control, { r: 'r', b: 'b', y: 'y', g: 'g' });
+  assert.deepEqual(ev.eliminated, []);
+  assert.deepEqual(ev.ranking, [['r', 'b', 'y', 'g']]);
+  assert.equal(ev.ruler, null);
+  assert.equal(ev.result, null);
+  assert.deepEqual(ev.effects[0].piece, { army: 'r', role: 'Militant' });
+  const g = gameFromWire(golden('server_snapshot').game);
+  assert.ok(Array.isArray(g.order) && g.order.every((/** @type {string} */ p) => 'rbyg'.includes(p)));
+  assert.equal(typeof g.control, 'object');
 });

@@ -3,7 +3,7 @@
 
 import { h, replace, toast, confirmDialog, copyText } from './dom.js';
 import { t } from './i18n.js';
-import { GameSocket, forgetSeat, getGame, loadInvites, loadSeat, parseInvite, recordUrl, saveSeat } from './protocol.js';
+import { GameSocket, forgetSeat, getGame, loadHistory, loadInvites, loadSeat, parseInvite, recordUrl, saveSeat } from './protocol.js';
 import { BoardView } from './board.js';
 import { parseDpn, previewBoard } from './dpn.js';
 import * as P from './picker.js';
@@ -95,9 +95,6 @@ export function mount(main, { id }) {
   function connect() {
     socket = new GameSocket(id, seat ? seat.token : null, {
       onSnapshot(msg) {
-        // A snapshot answering our request for history: the server keeps no events that old.
-        if (historyPending) historyUnavailable = true;
-        historyPending = false;
         game = normalizeGame(msg.game);
         syncSeats(game);
         you = msg.you || { role: 'spectator' };
@@ -111,20 +108,7 @@ export function mount(main, { id }) {
         chat.setMessages(game.chat);
         chat.render();
         renderAll();
-        if (!game.historyLoaded && !historyUnavailable && socket) {
-          // The snapshot lists the turns but not their positions: fetch the events.
-          historyPending = true;
-          socket.requestHistory();
-        }
-      },
-      onHistory(msg) {
-        if (!game) return;
-        addHistory(game, msg.v, msg.event);
-        if (game.historyLoaded) {
-          historyPending = false;
-          renderBoard();
-          renderHistory();
-        }
+        if (!game.historyLoaded && !historyUnavailable && !historyPending) fetchHistory();
       },
       onYou(y) {
         const before = me();
@@ -136,12 +120,20 @@ export function mount(main, { id }) {
       },
       chatSince: () => chat.lastId(),
       name: () => savedName() || null,
+      onLegal(legal) {
+        if (!game) return;
+        game.legal = legal;
+        newTurnState();
+        renderAll();
+      },
       onEvent(msg) {
         if (!game) return;
         const ev = msg.event;
+        // The legal turns of the new version come in their own message, to the seat to move.
+        game.legal = {};
         const wasOver = Boolean(game.result);
         applyEvent(game, msg.v, ev);
-        if (ev.kind === 'turn' || ev.kind === 'resign' || ev.kind === 'draw_agreed') {
+        if (['turn', 'resign', 'draw_agreed', 'started', 'seat_to_bot', 'seat_to_human', 'taken_back'].includes(ev.kind)) {
           newTurnState();
           live.textContent = narrate(t, ev);
         }
@@ -185,11 +177,21 @@ export function mount(main, { id }) {
         renderActions();
       },
       onError(msg) {
-        if (msg.code === 'bad_token') {
+        if (msg.code === 'bad_token' || msg.code === 'seat_revoked') {
+          // Our link no longer opens the seat: watch instead.
           forgetSeat(id);
           seat = null;
-          toast(t('errors.bad_token'), 'error');
+          toast(t(`errors.${msg.code}`), 'error');
           if (socket) socket.setToken(null);
+        } else if (msg.code === 'protocol') {
+          // This page is older than the server: only a reload brings the client it speaks with.
+          fatal = t('errors.protocol');
+          renderAll();
+        } else if (msg.code === 'replaced') {
+          // Another window took the seat: do not fight it by reconnecting.
+          fatal = t('errors.replaced');
+          if (socket) socket.close();
+          renderAll();
         } else if (msg.code === 'not_found') {
           fatal = t('game.not_found');
           if (socket) socket.close();
@@ -203,6 +205,23 @@ export function mount(main, { id }) {
         renderAll();
       },
     });
+  }
+
+  /** The snapshot lists the turns but not their positions: fetch the events over HTTP. */
+  async function fetchHistory() {
+    if (!game) return;
+    historyPending = true;
+    const g = game;
+    try {
+      await loadHistory(id, g.v, (v, ev) => addHistory(g, v, ev));
+    } catch {
+      /* listed as text below */
+    }
+    historyPending = false;
+    if (g !== game) return;
+    if (!game.historyLoaded) historyUnavailable = true;
+    renderBoard();
+    renderHistory();
   }
 
   function newTurnState() {
@@ -342,7 +361,11 @@ export function mount(main, { id }) {
       return;
     }
     const parts = [];
-    if (game.result) {
+    if (game.status === 'cancelled') {
+      parts.push(h('div', { class: 'card game-over cancelled', role: 'status' },
+        h('h2', { text: t(game.cancelled === 'creator' ? 'game.cancelled_creator' : 'game.cancelled_expired') }),
+        h('a', { class: 'btn btn-primary', href: '/', text: t('game.new_game') })));
+    } else if (game.result) {
       parts.push(gameOverCard(game, me(), [
         h('a', { class: 'btn btn-primary', href: `/game/${id}/replay`, text: t('game.replay') }),
         h('a', { class: 'btn', href: recordUrl(id), download: `djambi-${id}.json`, text: t('game.download') }),

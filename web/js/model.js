@@ -1,10 +1,13 @@
-// The client's copy of a game (PROTOCOL §3.3) and how events change it (§3.4). It mirrors what
+// The client's copy of a game (PROTOCOL §3.3) and how events change it (§3.5). It mirrors what
 // the server says; where the server is silent (who is alive) it reads the DPN. Pure: unit-tested.
 
 import { ARMIES, MAZE, livingPlayers, parseDpn } from './dpn.js';
 
 /** Fields a turn or resign event carries for the state after it. */
-const STATE_FIELDS = ['dpn', 'to_move', 'bonus', 'order', 'ruler', 'control', 'legal', 'result', 'ranking'];
+const STATE_FIELDS = ['dpn', 'to_move', 'bonus', 'order', 'ruler', 'control', 'legal', 'result', 'ranking', 'clock'];
+
+/** Events that change the position: the replay's steps. */
+const MOVES = ['turn', 'resign', 'draw_agreed', 'taken_back'];
 
 /**
  * Fills the fields a snapshot may leave out, so the rest of the client can rely on them.
@@ -13,7 +16,8 @@ const STATE_FIELDS = ['dpn', 'to_move', 'bonus', 'order', 'ruler', 'control', 'l
 export function normalizeGame(game) {
   const g = { ...game };
   // The snapshot may list every event (PROTOCOL §3.3) or only the turns; in that case the client
-  // fetches the events (`sync` from 0) and `historyLoaded` stays false until they come.
+  // fetches the events (`GET /api/games/{id}/events`) and `historyLoaded` stays false until they
+  // come.
   g.historyLoaded = Array.isArray(g.events) || !g.v;
   g.events = Array.isArray(g.events)
     ? g.events.map((/** @type {any} */ e, /** @type {number} */ i) => ({ ...e, v: typeof e.v === 'number' ? e.v : i + 1 }))
@@ -28,12 +32,15 @@ export function normalizeGame(game) {
   g.eliminated = Array.isArray(g.eliminated) ? g.eliminated : [];
   g.spectators = typeof g.spectators === 'number' ? g.spectators : 0;
   g.draw_offer = g.draw_offer || null;
+  g.vote = g.vote || null;
+  g.takeback = g.takeback || null;
+  g.clock = g.clock || null;
   g.result = g.result || null;
   return g;
 }
 
 /**
- * Applies one versioned event (§3.4) to the game, in place.
+ * Applies one versioned event (§3.5) to the game, in place.
  * @param {any} g  a normalized game
  * @param {number} v
  * @param {any} ev
@@ -44,6 +51,8 @@ export function applyEvent(g, v, ev) {
   switch (ev.kind) {
     case 'turn':
       g.turns.push({ v, number: ev.number, player: ev.player, turn: ev.turn });
+      g.takeback = null;
+      g.vote = null;
     // falls through: a turn and a resignation both carry the state after them
     case 'resign':
       for (const k of STATE_FIELDS) if (k in ev) g[k] = ev[k];
@@ -73,6 +82,54 @@ export function applyEvent(g, v, ev) {
       g.order = [];
       g.draw_offer = null;
       g.status = 'finished';
+      break;
+    case 'started':
+      for (const k of STATE_FIELDS) if (k in ev) g[k] = ev[k];
+      g.status = 'live';
+      break;
+    case 'seat_to_bot':
+    case 'seat_to_human': {
+      for (const k of STATE_FIELDS) if (k in ev) g[k] = ev[k];
+      const seat = g.seats.find((/** @type {any} */ s) => s.player === ev.player);
+      if (seat) seat.bot = ev.kind === 'seat_to_bot' ? ev.level : null;
+      g.vote = null;
+      break;
+    }
+    case 'paused':
+      if ('clock' in ev) g.clock = ev.clock;
+      break;
+    case 'taken_back': {
+      for (const k of STATE_FIELDS) if (k in ev) g[k] = ev[k];
+      const undone = new Set(ev.undone || []);
+      g.turns = g.turns.filter((/** @type {any} */ x) => !undone.has(x.v));
+      g.takeback = null;
+      g.draw_offer = null;
+      g.vote = null;
+      break;
+    }
+    case 'vote_opened':
+      g.vote = { by: ev.by, target: ev.target, action: ev.action, level: ev.level || null, voters: ev.voters || [], yes: [ev.by], no: [] };
+      break;
+    case 'vote_cast':
+      if (g.vote) (ev.yes ? g.vote.yes : g.vote.no).push(ev.by);
+      break;
+    case 'vote_closed':
+      g.vote = null;
+      break;
+    case 'takeback_requested':
+      g.takeback = { by: ev.by, accepted: [] };
+      break;
+    case 'takeback_answered':
+      if (g.takeback && ev.yes) g.takeback.accepted.push(ev.by);
+      else g.takeback = null;
+      break;
+    case 'cancelled':
+      g.to_move = null;
+      g.legal = {};
+      g.order = [];
+      g.draw_offer = null;
+      g.status = 'cancelled';
+      g.cancelled = ev.reason;
       break;
     default:
       break;
@@ -155,7 +212,7 @@ export function armiesOf(g, player) {
 export function positions(g) {
   return g.events
     .map((/** @type {any} */ event, /** @type {number} */ index) => ({ index, event }))
-    .filter((/** @type {{event: any}} */ e) => typeof e.event.dpn === 'string');
+    .filter((/** @type {{event: any}} */ e) => typeof e.event.dpn === 'string' && MOVES.includes(e.event.kind));
 }
 
 /**

@@ -1,4 +1,4 @@
-// Plain sentences for game events, built from the core's effects (PROTOCOL §3.4), e.g.
+// Plain sentences for game events, built from the core's effects (PROTOCOL §3.5), e.g.
 // "Red's Assassin kills Blue's Chief in the maze and leaves to e6 — Blue is eliminated and Blue's
 // army passes to Red". Pure: takes the translate function, so it runs under Node too.
 
@@ -146,7 +146,7 @@ function consequences(t, fx, used, resigned) {
 }
 
 /**
- * One sentence for an event of the game (PROTOCOL §3.4).
+ * One sentence for an event of the game (PROTOCOL §3.5).
  * @param {Translate} t
  * @param {any} event
  * @returns {string}

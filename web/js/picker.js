@@ -1,4 +1,4 @@
-// Turn entry as a small state machine over the server's `legal` map (PROTOCOL §3.3): the player
+// Turn entry as a small state machine over the `legal` map (PROTOCOL §3.4, expanded by wire.js): the player
 // picks a piece, then its destination, then — only where the legal turns differ in them — the
 // Reporter's victim, the maze exit and the placement square. Every state can only lead to turns the
 // server listed, so an illegal turn cannot be entered. Pure: no DOM, unit-tested under Node.

@@ -2,6 +2,8 @@
 // with backoff, catches up with `since: v`, and resends commands still waiting for their ack (the
 // server applies a resent ack at most once).
 
+import { PROTOCOL_VERSION, gameFromWire, legalFromWire, stateFromWire } from './wire.js';
+
 /** An HTTP error with the protocol's machine code (PROTOCOL §1). */
 export class ApiError extends Error {
   /** @param {number} status @param {string} code @param {string} message */
@@ -47,7 +49,37 @@ export const claimSeat = (id, body) => api('POST', `/api/games/${encodeURICompon
 /** GET /api/games?status=… @param {'open'|'live'|'finished'} status */
 export const listGames = (status) => api('GET', `/api/games?status=${status}`);
 /** GET /api/games/{id}: the public snapshot. @param {string} id */
-export const getGame = (id) => api('GET', `/api/games/${encodeURIComponent(id)}`);
+export const getGame = (id) => api('GET', `/api/games/${encodeURIComponent(id)}`).then(gameFromWire);
+/**
+ * GET /api/games/{id}/events: a page of the events after `since`.
+ * @param {string} id @param {number} since @param {number} [limit]
+ * @returns {Promise<{v: number, events: {v: number, event: any}[]}>}
+ */
+export const getEvents = (id, since, limit = 500) =>
+  api('GET', `/api/games/${encodeURIComponent(id)}/events?since=${since}&limit=${limit}`).then((page) => ({
+    ...page,
+    events: page.events.map((/** @type {any} */ e) => ({ ...e, event: stateFromWire(e.event) })),
+  }));
+
+/**
+ * Every event of a game up to version `upTo`, page by page, each passed to `onEvent` in order.
+ * The socket only resends what the server holds in memory; older events come from here.
+ * @param {string} id @param {number} upTo
+ * @param {(v: number, event: any) => void} onEvent
+ */
+export async function loadHistory(id, upTo, onEvent) {
+  let since = 0;
+  while (since < upTo) {
+    const page = await getEvents(id, since);
+    if (!page.events.length) break;
+    for (const e of page.events) {
+      if (e.v > upTo) return;
+      onEvent(e.v, e.event);
+      since = e.v;
+    }
+  }
+}
+
 /** Where the game record (NOTATION §4) downloads from. @param {string} id */
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
 
@@ -127,6 +159,8 @@ let nextAck = Date.now() * 64;
  * @typedef {object} SocketHandlers
  * @property {(msg: any) => void} onSnapshot
  * @property {(msg: any) => void} onEvent     one versioned event, in order, never twice
+ * @property {(legal: Record<string, string[]>) => void} [onLegal] the legal turns of our seat,
+ *   now to move (PROTOCOL §3.4), as a map from "from-to" to suffixes
  * @property {(msg: any) => void} [onChat]
  * @property {(msg: any) => void} [onPresence]
  * @property {(status: SocketStatus) => void} [onStatus]
@@ -209,7 +243,7 @@ export class GameSocket {
     ws.onopen = () => {
       this.lastHeard = Date.now();
       /** @type {any} */
-      const hello = { type: 'hello', token: this.token };
+      const hello = { type: 'hello', protocol: PROTOCOL_VERSION, token: this.token };
       if (this.v !== null) hello.since = this.v;
       const chatSince = this.h.chatSince ? this.h.chatSince() : null;
       if (typeof chatSince === 'number') hello.chat_since = chatSince;
@@ -266,6 +300,7 @@ export class GameSocket {
   receive(msg) {
     switch (msg.type) {
       case 'snapshot':
+        msg = { ...msg, game: gameFromWire(msg.game) };
         this.v = msg.v;
         this.historyUpTo = null;
         this.h.onSnapshot(msg);
@@ -278,6 +313,7 @@ export class GameSocket {
         this.markOnline();
         break;
       case 'event':
+        msg = { ...msg, event: stateFromWire(msg.event) };
         this.markOnline();
         if (this.historyUpTo !== null && msg.v <= this.historyUpTo) {
           if (this.h.onHistory) this.h.onHistory(msg);
@@ -302,8 +338,10 @@ export class GameSocket {
           clearTimeout(p.timer);
           if (msg.type === 'ack') p.resolve(msg);
           else p.reject(msg);
-        } else if (msg.type === 'error' && this.h.onError) {
-          this.h.onError(msg);
+        } else if (msg.type === 'error') {
+          // A server of another protocol version: reconnecting would not help (reload the page).
+          if (msg.code === 'protocol') this.close();
+          if (this.h.onError) this.h.onError(msg);
         }
         if (typeof msg.v === 'number' && this.v !== null && msg.v > this.v) {
           // The answer says the game moved on further than the events we have. The event is
@@ -315,6 +353,10 @@ export class GameSocket {
         }
         break;
       }
+      case 'legal':
+        // The turns of the seat to move, for the version they were made for only.
+        if (msg.v === this.v && this.h.onLegal) this.h.onLegal(legalFromWire(msg.turns));
+        break;
       case 'chat':
         if (this.h.onChat) this.h.onChat(msg);
         break;
@@ -341,11 +383,6 @@ export class GameSocket {
       this.setStatus('online');
       if (wasOpen && this.h.onReconnected) this.h.onReconnected();
     }
-  }
-
-  /** Asks for every event since the start (answered by `resume` and the events, or a snapshot). */
-  requestHistory() {
-    this.sendRaw({ type: 'sync', since: 0 });
   }
 
   /** @param {any} msg */

@@ -3,7 +3,7 @@
 
 import { h, replace } from './dom.js';
 import { t } from './i18n.js';
-import { GameSocket, getGame, recordUrl } from './protocol.js';
+import { GameSocket, getGame, loadHistory, recordUrl } from './protocol.js';
 import { BoardView } from './board.js';
 import { parseDpn, ARMIES } from './dpn.js';
 import { addHistory, applyEvent, normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';
@@ -75,27 +75,36 @@ export function mount(main, { id }) {
     }
     restep();
     render();
-    // The snapshot has the turns; their positions come as events, from the start, over the
-    // socket — which then keeps a live game's replay up to date.
+    // The snapshot has the turns; their positions come as events, fetched page by page.
+    const g = game;
+    try {
+      await loadHistory(id, g.v, (v, ev) => addHistory(g, v, ev));
+    } catch {
+      /* reported below */
+    }
+    if (g !== game) return;
+    if (!game.historyLoaded) error = t('replay.no_history');
+    restep();
+    render();
+    if (game.status !== 'live' && game.status !== 'open') return;
+    // A live game's replay stays up to date: the socket sends what comes next.
     socket = new GameSocket(id, null, {
       onSnapshot(msg) {
-        // The server would not send the whole history: the positions are not available.
+        if (!game || msg.v === game.v) return;
         game = normalizeGame(msg.game);
         syncSeats(game);
-        if (!game.historyLoaded) error = t('replay.no_history');
+        error = t('replay.no_history');
         restep();
         render();
       },
       onEvent(msg) {
-        if (!game) return;
-        if (msg.v <= game.v) addHistory(game, msg.v, msg.event);
-        else applyEvent(game, msg.v, msg.event);
-        if (msg.v >= game.v) game.historyLoaded = true;
+        if (!game || msg.v <= game.v) return;
+        applyEvent(game, msg.v, msg.event);
         restep();
         renderSoon();
       },
       onStatus() { /* the replay works offline once loaded */ },
-    }, { since: 0 });
+    }, { since: game.v });
   }
 
   /** @param {number} k @param {boolean} [animate] */

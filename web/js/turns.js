@@ -8,7 +8,7 @@ import { armySwatch } from './pieces.js';
 
 /**
  * @param {object} o
- * @param {any[]} o.events      the game's events (PROTOCOL §3.4)
+ * @param {any[]} o.events      the game's events (PROTOCOL §3.5)
  * @param {number} o.selected   index of the event whose position is shown; -1 for the start
  * @param {boolean} o.live      the shown position is the current one
  * @param {(index: number) => void} o.onSelect
