@@ -2,7 +2,7 @@
 // compact forms are expanded here, once, so no other module knows about them.
 //   order "bygr" → ['b', 'y', 'g', 'r']; eliminated "b" → ['b']; ranking ["r", "yg"] →
 //   [['r'], ['y', 'g']]; control "rbhg" → {r: 'r', b: 'b', y: 'h', g: 'g'}; ruler, result and
-//   clock left out → null; a piece "Mr" → {army: 'r', role: 'Militant'};
+//   clock left out → null, bonus → 0, eliminated → []; a piece "Mr" → {army: 'r', role: 'Militant'};
 //   legal {"a1": {"b2": "|xc3@d4d5"}} → {"a1-b2": ["", "xc3@d4", "xc3@d5"]}.
 
 /** The version of the protocol this client speaks (sent in `hello`). */
@@ -58,6 +58,7 @@ export function stateFromWire(o) {
     s.control = control;
   }
   for (const k of ['ruler', 'result', 'clock']) if (!(k in s)) s[k] = null;
+  if (typeof s.bonus !== 'number') s.bonus = 0;
   return s;
 }
 

@@ -165,11 +165,6 @@ pub struct Config {
     #[arg(long, env = "DJAMBI_RATE_LIMIT", default_value_t = 20)]
     pub rate_limit: u32,
 
-    /// Outgoing frames queued per connection; when full, that connection (only) waits, and if
-    /// it falls further behind than the event buffer it is resynced.
-    #[arg(long, env = "DJAMBI_CONNECTION_QUEUE", default_value_t = 64)]
-    pub connection_queue: usize,
-
     /// Seconds one frame may take to reach a client before the connection is dropped as dead.
     #[arg(long, env = "DJAMBI_WRITE_TIMEOUT_SECS", default_value_t = 10)]
     pub write_timeout_secs: u64,

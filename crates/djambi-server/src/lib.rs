@@ -129,7 +129,6 @@ impl AppState {
                 burst: config.chat_burst,
                 per_minute: config.chat_per_minute,
             },
-            connection_queue: config.connection_queue,
             write_timeout: Duration::from_secs(config.write_timeout_secs.max(1)),
             idle: Duration::from_secs(config.ws_idle_secs.max(3)),
             next_conn: AtomicU64::new(1),

@@ -304,7 +304,6 @@ async fn a_lagging_spectator_gets_a_snapshot_and_delays_nobody() {
     let db = TestDb::sqlite();
     let server = TestServer::start_with(&db, |c| {
         c.event_buffer = 16;
-        c.connection_queue = 4;
         c.rate_limit = 100_000;
         c.max_message_bytes = 64 * 1024;
         c.max_chat_chars = 60_000;

@@ -13,6 +13,7 @@
 //! `--database-url`). It only ever talks to loopback addresses.
 
 mod player;
+mod server;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -20,11 +21,9 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
 use player::Stats;
+use server::{clock_ticks, cpu_ticks, create_game, http, metric, status_kib};
 
 /// Plays many games at once against a Djambi server and measures what a move costs.
 #[derive(Parser, Debug)]
@@ -38,8 +37,9 @@ struct Args {
     /// Concurrent games.
     #[arg(long, default_value_t = 100)]
     games: usize,
-    /// Most turns each player plays in each game.
-    #[arg(long, default_value_t = 40)]
+    /// Most turns each player plays in each game (a game otherwise ends by the rules; then
+    /// its slot starts another).
+    #[arg(long, default_value_t = 1000)]
     turns: u64,
     /// Spectators watching each game (they count the bytes of each event).
     #[arg(long, default_value_t = 1)]
@@ -53,6 +53,10 @@ struct Args {
     /// The server's process id, to measure its CPU time per committed move.
     #[arg(long)]
     server_pid: Option<u32>,
+    /// The server's database (`sqlite:PATH` or `postgres://…`), to count the committed turns
+    /// there rather than from its metrics.
+    #[arg(long)]
+    count_db: Option<String>,
 }
 
 #[tokio::main]
@@ -106,48 +110,53 @@ async fn main() {
         "loadgen: {} games x 4 players (+{} spectators each) over WebSocket against {backend}; at most {} turns per player, {} s",
         args.games, args.spectators, args.turns, args.seconds
     );
-    let mut games = Vec::new();
-    for _ in 0..args.games {
-        games.push(create_game(addr).await);
-    }
     let stats = Arc::new(Stats::default());
-    let deadline = Instant::now() + Duration::from_secs(args.seconds);
-    let mut tasks = Vec::new();
-    for (id, _) in &games {
-        for _ in 0..args.spectators {
-            let stats = stats.clone();
-            let id = id.clone();
-            tasks.push(tokio::spawn(async move {
-                player::watch(addr, &id, deadline + Duration::from_secs(1), &stats).await;
-            }));
-        }
-    }
-    // Let the spectators connect before the clock starts.
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let turns_before = metric(addr, "djambi_turns_total{result=\"accepted\"}").await;
+    let turns_before = committed_turns(addr, args.count_db.as_deref()).await;
     let cpu_before = args.server_pid.map(cpu_ticks);
     let started = Instant::now();
-    let mut players = Vec::new();
-    for (g, (id, tokens)) in games.into_iter().enumerate() {
-        for (p, token) in tokens.into_iter().enumerate() {
-            let stats = stats.clone();
-            let id = id.clone();
-            let seed = args.seed * 1_000_003 + (g * 4 + p) as u64;
-            let turns = args.turns;
-            players.push(tokio::spawn(async move {
-                player::play(addr, &id, &token, seed, turns, deadline, &stats).await;
-            }));
-        }
+    let deadline = started + Duration::from_secs(args.seconds);
+    // Each slot keeps one game going: when its game ends, it starts the next one, so the
+    // load stays at `games` live games until the deadline.
+    let mut slots = Vec::new();
+    for slot in 0..args.games {
+        let stats = stats.clone();
+        let (seed, turns, spectators) = (args.seed, args.turns, args.spectators);
+        slots.push(tokio::spawn(async move {
+            let mut round = 0u64;
+            while Instant::now() < deadline {
+                let (id, tokens) = create_game(addr).await;
+                let mut tasks = Vec::new();
+                for _ in 0..spectators {
+                    let (stats, id) = (stats.clone(), id.clone());
+                    tasks.push(tokio::spawn(async move {
+                        player::watch(addr, &id, deadline, &stats).await;
+                    }));
+                }
+                for (p, token) in tokens.into_iter().enumerate() {
+                    let (stats, id) = (stats.clone(), id.clone());
+                    let seed = seed * 1_000_003 + ((slot as u64 * 1_000 + round) * 4 + p as u64);
+                    tasks.push(tokio::spawn(async move {
+                        player::play(addr, &id, &token, seed, turns, deadline, &stats).await;
+                    }));
+                }
+                // The players come after the spectators in `tasks`.
+                for task in tasks.drain(spectators..) {
+                    task.await.unwrap();
+                }
+                // The spectators of a finished game leave with it.
+                for task in tasks {
+                    task.abort();
+                }
+                round += 1;
+            }
+        }));
     }
-    for task in players {
-        task.await.unwrap();
+    for slot in slots {
+        slot.await.unwrap();
     }
     let took = started.elapsed();
     let cpu_after = args.server_pid.map(cpu_ticks);
-    let turns_after = metric(addr, "djambi_turns_total{result=\"accepted\"}").await;
-    for task in tasks {
-        let _ = task.await;
-    }
+    let turns_after = committed_turns(addr, args.count_db.as_deref()).await;
     report(
         &args,
         &stats,
@@ -216,106 +225,27 @@ async fn report(
             micros / 1e6,
             micros / committed.max(1) as f64
         );
+        println!(
+            "server memory: VmRSS {} KiB, VmHWM {} KiB",
+            status_kib(pid, "VmRSS"),
+            status_kib(pid, "VmHWM")
+        );
     }
 }
 
-/// The process's CPU time (user + system), in clock ticks, from `/proc/<pid>/stat`.
-fn cpu_ticks(pid: u32) -> u64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // The fields after the command name (which may hold spaces) are space-separated;
-    // utime and stime are the 14th and 15th of the line.
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let get = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<u64>().ok())
-            .unwrap_or(0)
+/// Turns committed so far: counted in the database when its URL is given (`--count-db`),
+/// else the server's `djambi_turns_total{result="accepted"}`.
+async fn committed_turns(addr: SocketAddr, db: Option<&str>) -> u64 {
+    let Some(url) = db else {
+        return metric(addr, "djambi_turns_total{result=\"accepted\"}").await;
     };
-    get(11) + get(12)
-}
-
-/// Clock ticks per second (`getconf CLK_TCK`; 100 on Linux).
-fn clock_ticks() -> u64 {
-    std::process::Command::new("getconf")
-        .arg("CLK_TCK")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(100)
-}
-
-/// A counter of the server's `/metrics`.
-async fn metric(addr: SocketAddr, name: &str) -> u64 {
-    let (_, text) = http(addr, "GET", "/metrics", None).await;
-    text.lines()
-        .find_map(|l| l.strip_prefix(name))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0)
-}
-
-/// Creates a 4-player game and claims its seats: (id, tokens).
-async fn create_game(addr: SocketAddr) -> (String, Vec<String>) {
-    let (status, body) = http(addr, "POST", "/api/games", Some(r#"{"players": 4}"#)).await;
-    assert_eq!(status, 201, "{body}");
-    let created: Value = serde_json::from_str(&body).unwrap();
-    let id = created["id"].as_str().unwrap().to_string();
-    let mut tokens = Vec::new();
-    for (i, seat) in created["seats"].as_array().unwrap().iter().enumerate() {
-        let token = seat["token"].as_str().unwrap().to_string();
-        // Names at one table must differ.
-        let claim = json!({"name": format!("Load {i}"), "token": token}).to_string();
-        let (status, body) = http(
-            addr,
-            "POST",
-            &format!("/api/games/{id}/seats"),
-            Some(&claim),
-        )
-        .await;
-        assert_eq!(status, 200, "{body}");
-        tokens.push(token);
-    }
-    (id, tokens)
-}
-
-/// One HTTP/1.1 request over a fresh connection: (status, body).
-async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let body = body.unwrap_or("");
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.unwrap();
-    let raw = String::from_utf8_lossy(&raw).to_string();
-    let (head, rest) = raw.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        dechunk(rest)
-    } else {
-        rest.to_string()
-    };
-    (status, body)
-}
-
-fn dechunk(mut s: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = s.split_once("\r\n") {
-        let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
-            break;
-        };
-        if size == 0 || rest.len() < size {
-            break;
-        }
-        out.push_str(&rest[..size]);
-        s = rest[size..].trim_start_matches("\r\n");
-    }
-    out
+    sqlx::any::install_default_drivers();
+    let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(url)
+        .await
+        .expect("connect to --count-db");
+    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM events WHERE kind = 'turn'")
+        .fetch_one(&mut conn)
+        .await
+        .expect("count the turns");
+    n as u64
 }

@@ -211,28 +211,3 @@ pub async fn watch(addr: SocketAddr, id: &str, deadline: Instant, stats: &Stats)
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_compact_list_expands() {
-        let mut out = Vec::new();
-        expand("c5", "c6", "@a4a5", &mut out);
-        expand("a8", "a5", "|xb5", &mut out);
-        expand("h2", "e5", ">d6@a5a6|>e8@a5", &mut out);
-        assert_eq!(
-            out,
-            [
-                "c5-c6@a4",
-                "c5-c6@a5",
-                "a8-a5",
-                "a8-a5xb5",
-                "h2-e5>d6@a5",
-                "h2-e5>d6@a6",
-                "h2-e5>e8@a5"
-            ]
-        );
-    }
-}

@@ -171,6 +171,27 @@ mod tests {
     use super::*;
     use djambi_core::{Position, Rules};
 
+    /// Each alternative of a spec, and each placement square, is one turn.
+    #[test]
+    fn a_spec_expands_to_its_turns() {
+        let mut out = Vec::new();
+        expand_spec("c5", "c6", "@a4a5", &mut out);
+        expand_spec("a8", "a5", "|xb5", &mut out);
+        expand_spec("h2", "e5", ">d6@a5a6|>e8@a5", &mut out);
+        assert_eq!(
+            out,
+            [
+                "c5-c6@a4",
+                "c5-c6@a5",
+                "a8-a5",
+                "a8-a5xb5",
+                "h2-e5>d6@a5",
+                "h2-e5>d6@a6",
+                "h2-e5>e8@a5"
+            ]
+        );
+    }
+
     /// Expanding the compact form gives back exactly the legal turns' texts.
     #[test]
     fn expands_to_the_legal_turns() {

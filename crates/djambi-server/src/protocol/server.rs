@@ -264,6 +264,10 @@ impl Serialize for ControlView {
     }
 }
 
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
 /// Players written as one string of their letters (`"byg"`).
 fn letters<S: Serializer>(players: &[Player], s: S) -> Result<S::Ok, S::Error> {
     let text: String = players.iter().map(|p| p.char()).collect();
@@ -289,7 +293,8 @@ pub struct StateView {
     pub dpn: String,
     /// The player to move, none when the game is over.
     pub to_move: Option<Player>,
-    /// The ruler's bonus turns still owed, counting the current one.
+    /// The ruler's bonus turns still owed, counting the current one (left out: none).
+    #[serde(skip_serializing_if = "is_zero")]
     pub bonus: u8,
     /// The coming turn order, starting with `to_move`, as letters (`"bygrbygr"`).
     #[serde(serialize_with = "letters")]
@@ -299,8 +304,8 @@ pub struct StateView {
     pub ruler: Option<Player>,
     /// Who controls each army.
     pub control: ControlView,
-    /// The players out of the game, in base order, as letters.
-    #[serde(serialize_with = "letters")]
+    /// The players out of the game, in base order, as letters (left out: nobody).
+    #[serde(serialize_with = "letters", skip_serializing_if = "Vec::is_empty")]
     pub eliminated: Vec<Player>,
     /// The ranking so far (R9.7), best first, each rank as letters.
     #[serde(serialize_with = "ranks")]

@@ -4,7 +4,6 @@
 mod inbound;
 mod reader;
 mod socket;
-mod writer;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
@@ -29,7 +28,7 @@ use crate::net::{Budgets, ClientIp, ConnSlot, ConnState};
 pub use inbound::{MAX_ACK, Refused, parse as parse_frame};
 
 /// Bytes read from a socket at a time (larger frames are still read, in several reads).
-const READ_CHUNK: usize = 8 * 1024;
+const READ_CHUNK: usize = 1024;
 
 /// What every connection shares.
 pub struct WsContext {
@@ -43,8 +42,6 @@ pub struct WsContext {
     pub rate_limit: u32,
     /// Chat each connection may send.
     pub chat: Allowance,
-    /// Outgoing frames queued per connection.
-    pub connection_queue: usize,
     /// How long one frame may take to write before the connection is dropped.
     pub write_timeout: std::time::Duration,
     /// How long a socket may stay silent (pinged after a third of it).

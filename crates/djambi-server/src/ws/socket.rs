@@ -1,7 +1,7 @@
 //! One WebSocket connection: `hello` first, then client frames become commands for the game's
 //! actor, and the game's broadcast is filtered (whispers, messages for one seat or one socket)
-//! and forwarded through a bounded per-connection queue to a writer task. The socket never
-//! applies rules.
+//! and written straight to the socket by the connection's one task (a write that takes longer
+//! than the write timeout ends the connection). The socket never applies rules.
 //!
 //! A slow client never delays anyone else: the actor's broadcast does not wait for it, and when
 //! the connection falls behind by more than the broadcast holds, it is resynced (a snapshot for
@@ -9,19 +9,19 @@
 //! frames by the rate limit, its catch-ups by its address's budget, its chat by its own budget.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
-use futures_util::StreamExt;
+use futures_util::stream::SplitSink;
+use futures_util::{SinkExt, StreamExt};
 use governor::{DefaultDirectRateLimiter, RateLimiter};
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::{Mutex, broadcast};
 
 use super::WsContext;
 use super::inbound;
 use super::reader::{Read, Reader};
-use super::writer::write_loop;
 use crate::game::{GameHandle, JoinError, Joined, Outbound, Registry, Role, Seq, Viewer};
 use crate::net::{ConnSlot, ConnState, IpKey};
 use crate::protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, ServerMessage};
@@ -50,8 +50,6 @@ pub(super) async fn run(
 ) {
     let conn = ctx.next_conn.fetch_add(1, Relaxed);
     let (sink, stream) = socket.split();
-    let (out, out_rx) = mpsc::channel(ctx.connection_queue.max(4));
-    let writer = tokio::spawn(write_loop(sink, out_rx, ctx.write_timeout));
     let killed = peer
         .slot
         .as_ref()
@@ -61,13 +59,16 @@ pub(super) async fn run(
         ctx: ctx.clone(),
         game,
         registry,
-        out,
+        sink: Mutex::new(sink),
+        unflushed: AtomicBool::new(false),
         reader: Reader::new(stream, ctx.clone(), killed),
         last_v: 0,
         chat: RateLimiter::direct(ctx.chat.quota()),
         peer,
     };
-    if let Some(joined) = connection.hello(conn).await {
+    // The large futures (hello, handling a frame or an event) are boxed while they run, so an
+    // idle socket's task holds only its small waiting state (PROTOCOL: memory per socket).
+    if let Some(joined) = Box::pin(connection.hello(conn)).await {
         tracing::debug!(conn, role = ?joined.viewer.role, "connected");
         if let Some(slot) = &connection.peer.slot {
             slot.set_state(ConnState::Socket);
@@ -79,20 +80,24 @@ pub(super) async fn run(
         };
         gauge.fetch_add(1, Relaxed);
         let viewer = joined.viewer.clone();
-        connection.play(joined).await;
+        Box::pin(connection.play(joined)).await;
         connection.game.leave(viewer).await;
         gauge.fetch_sub(1, Relaxed);
         tracing::debug!(conn, "disconnected");
     }
-    drop(connection);
-    let _ = tokio::time::timeout(ctx.write_timeout, writer).await;
+    let mut sink = connection.sink.lock().await;
+    let _ = tokio::time::timeout(ctx.write_timeout, sink.close()).await;
 }
 
 struct Connection {
     ctx: Arc<WsContext>,
     game: GameHandle,
     registry: Arc<Registry>,
-    out: mpsc::Sender<Message>,
+    /// The socket's writing half: this task writes to it directly (the lock is never
+    /// contended; it lets `&self` methods write).
+    sink: Mutex<SplitSink<WebSocket, Message>>,
+    /// Whether frames were buffered since the last flush.
+    unflushed: AtomicBool,
     reader: Reader,
     /// The last version sent to this client (events and snapshots).
     last_v: u64,
@@ -108,9 +113,38 @@ enum Flow {
 }
 
 impl Connection {
-    /// Queues a frame; `false` when the writer is gone.
+    /// Buffers a frame (written at the next [`flush`](Connection::flush)); `false` when the
+    /// socket is gone or the write took longer than the write timeout (a dead or stuck peer).
+    async fn write(&self, message: Message) -> bool {
+        let mut sink = self.sink.lock().await;
+        self.unflushed.store(true, Relaxed);
+        matches!(
+            tokio::time::timeout(self.ctx.write_timeout, sink.feed(message)).await,
+            Ok(Ok(()))
+        )
+    }
+
+    /// Writes what is buffered, in one write on the socket; `false` as for
+    /// [`write`](Connection::write).
+    async fn flush(&self) -> bool {
+        if !self.unflushed.swap(false, Relaxed) {
+            return true;
+        }
+        let mut sink = self.sink.lock().await;
+        matches!(
+            tokio::time::timeout(self.ctx.write_timeout, sink.flush()).await,
+            Ok(Ok(()))
+        )
+    }
+
+    /// Writes a frame now.
+    async fn write_now(&self, message: Message) -> bool {
+        self.write(message).await && self.flush().await
+    }
+
+    /// Writes a text frame.
     async fn send(&self, text: Utf8Bytes) -> bool {
-        self.out.send(Message::Text(text)).await.is_ok()
+        self.write(Message::Text(text)).await
     }
 
     async fn send_message(&self, message: &ServerMessage) -> bool {
@@ -134,7 +168,7 @@ impl Connection {
             code,
             reason: Utf8Bytes::from_static(reason),
         };
-        let _ = self.out.send(Message::Close(Some(frame))).await;
+        let _ = self.write_now(Message::Close(Some(frame))).await;
     }
 
     /// The next client message (refusals included); `None` when the connection is over (it
@@ -145,12 +179,7 @@ impl Connection {
                 Read::Message(message) => return Some(message),
                 Read::Ignored => continue,
                 Read::Ping => {
-                    if self
-                        .out
-                        .send(Message::Ping(Default::default()))
-                        .await
-                        .is_err()
-                    {
+                    if !self.write_now(Message::Ping(Default::default())).await {
                         return None;
                     }
                 }
@@ -195,6 +224,9 @@ impl Connection {
         let deadline = tokio::time::sleep(HELLO_TIMEOUT);
         tokio::pin!(deadline);
         loop {
+            if !self.flush().await {
+                return None;
+            }
             let closing = self.ctx.closing.clone();
             let frame = tokio::select! {
                 _ = closing.cancelled() => {
@@ -348,12 +380,16 @@ impl Connection {
             }
         }
         loop {
+            // What this loop queued goes out in one write once nothing more is waiting.
+            if events.is_empty() && !self.flush().await {
+                return;
+            }
             let flow = tokio::select! {
                 frame = self.next_message() => match frame {
                     None => Flow::Stop,
-                    Some(frame) => self.on_frame(&viewer, &mut events, frame).await,
+                    Some(frame) => Box::pin(self.on_frame(&viewer, &mut events, frame)).await,
                 },
-                received = events.recv() => self.on_broadcast(&viewer, received).await,
+                received = events.recv() => Box::pin(self.on_broadcast(&viewer, received)).await,
             };
             if let Flow::Stop = flow {
                 return;
