@@ -8,6 +8,7 @@
 
 pub mod client;
 mod effect;
+mod event;
 pub mod http;
 mod legal;
 pub mod lifecycle;
@@ -15,8 +16,9 @@ pub mod server;
 
 pub use client::{ClientMessage, PROTOCOL_VERSION};
 pub use effect::{EffectsView, PieceCode};
+pub use event::{ControlView, EventView, StateView};
 pub use legal::{LegalView, expand as expand_legal, expand_spec};
 pub use server::{
-    CancelReason, ChatView, ControlView, DrawOfferView, ErrorCode, EventView, GameStatus, GameView,
-    SeatPresence, SeatView, ServerMessage, StateView, TurnEntry, You,
+    CancelReason, ChatView, DrawOfferView, ErrorCode, GameStatus, GameView, SeatPresence, SeatView,
+    ServerMessage, TurnEntry, You,
 };
