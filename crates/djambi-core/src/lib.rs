@@ -38,7 +38,7 @@
 //   movegen  → piece, position, square, turn
 //   illegal  → piece, position, square, turn; calls movegen
 //   effect   → piece, position, square
-//   play     → effect, illegal, piece, position, square, turn; calls movegen
+//   play     → effect, illegal, piece, position, rules, square, turn; calls movegen
 //   perft    → position, turn; calls movegen, play
 //   game     → effect, illegal, piece, play, position, rules, turn
 //   record   → game, piece, position, rules, turn; calls notation

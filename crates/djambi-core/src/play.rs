@@ -7,6 +7,7 @@ use crate::effect::{Effect, EffectSink};
 use crate::illegal::IllegalTurn;
 use crate::piece::{Army, ArmySet, Cell, Controller, Piece, Player, Role};
 use crate::position::{Outcome, Position};
+use crate::rules::MAX_NUMBER;
 use crate::square::Square;
 use crate::turn::Turn;
 
@@ -265,12 +266,13 @@ impl Position {
         let (alive, encircled) = self.encirclements(mover, fx);
         let eliminated = eliminated || encircled;
 
-        // Counters (R12.3, R12.4).
-        self.turn = self.turn.saturating_add(1);
+        // Counters (R12.3, R12.4). They stop at the largest number DPN writes: a position a
+        // billion turns deep (only a made-up start reaches one) still reads back.
+        self.turn = self.turn.saturating_add(1).min(MAX_NUMBER);
         self.quiet = if killed || eliminated {
             0
         } else {
-            self.quiet.saturating_add(1)
+            self.quiet.saturating_add(1).min(MAX_NUMBER)
         };
         self.passed = if turn.is_pass() {
             self.passed.with(mover)

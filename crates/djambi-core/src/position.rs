@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::board::Board;
 use crate::piece::{Army, ArmySet, Controller, Player, Role};
-use crate::rules::Rules;
+use crate::rules::{MAX_NUMBER, Rules};
 use crate::square::Square;
 
 /// Everything a position holds, unvalidated, with public fields: the eight DPN fields
@@ -437,8 +437,15 @@ fn validate(s: &Setup) -> Result<(), SetupError> {
     if let Some(p) = s.passed.iter().find(|p| !alive.contains(*p)) {
         return Err(err(Passed, format!("player {p} is not alive")));
     }
-    if s.turn == 0 {
-        return Err(err(Turn, "must be a number ≥ 1".into()));
+    // Counters: what DPN writes (at most 9 digits).
+    if s.quiet > MAX_NUMBER {
+        return Err(err(Quiet, format!("at most {MAX_NUMBER}")));
+    }
+    if s.turn == 0 || s.turn > MAX_NUMBER {
+        return Err(err(
+            Turn,
+            format!("must be a number from 1 to {MAX_NUMBER}"),
+        ));
     }
     Ok(())
 }

@@ -17,13 +17,25 @@ pub struct Rules {
     #[serde(default = "yes")]
     pub diplomat_to_maze: bool,
     /// `turn_limit=N` (R12.4): the game is drawn after N consecutive turns without a kill or an
-    /// elimination. None by default.
-    #[serde(default)]
+    /// elimination. None by default. At most 999999999, as in a ruleset list (NOTATION §5).
+    #[serde(default, deserialize_with = "turn_limit")]
     pub turn_limit: Option<NonZeroU32>,
 }
 
 fn yes() -> bool {
     true
+}
+
+/// `turn_limit` in JSON: `null` or a whole number from 1 to [`MAX_NUMBER`], the same as the
+/// list form accepts, so every ruleset is written as a list that reads back.
+fn turn_limit<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<NonZeroU32>, D::Error> {
+    let limit: Option<NonZeroU32> = serde::Deserialize::deserialize(d)?;
+    if limit.is_some_and(|n| n.get() > MAX_NUMBER) {
+        return Err(serde::de::Error::custom(format_args!(
+            "turn_limit: at most {MAX_NUMBER}"
+        )));
+    }
+    Ok(limit)
 }
 
 impl Default for Rules {
@@ -54,8 +66,13 @@ impl fmt::Display for ParseRulesError {
 
 impl std::error::Error for ParseRulesError {}
 
+/// The largest number the notations write (NOTATION §2: at most 9 digits). The position's
+/// counters stop here, so that every position, however long its game, is written as DPN that
+/// reads back.
+pub(crate) const MAX_NUMBER: u32 = 999_999_999;
+
 /// Parses a plain ASCII number as NOTATION §2 writes them: digits only, no sign, no leading zero
-/// (except `0` itself), at most 9 digits.
+/// (except `0` itself), at most 9 digits (so at most [`MAX_NUMBER`]).
 pub(crate) fn parse_number(s: &str) -> Option<u32> {
     let b = s.as_bytes();
     if b.is_empty()
@@ -153,6 +170,20 @@ mod tests {
         ] {
             assert!(bad.parse::<Rules>().is_err(), "{bad}");
         }
+    }
+
+    /// Fuzzing finding (`fuzz/corpus/record/finding-turn-limit-beyond-nine-digits.json`): a
+    /// record's JSON took any `turn_limit` up to 2^32 − 1, which the ruleset then wrote as a list
+    /// (`turn_limit=1000000000`) that no list parser reads. JSON now takes what a list takes.
+    #[test]
+    fn fuzz_turn_limit_beyond_nine_digits() {
+        let err = serde_json::from_str::<Rules>(r#"{"turn_limit": 1000000000}"#).unwrap_err();
+        assert!(
+            err.to_string().starts_with("turn_limit: at most 999999999"),
+            "{err}"
+        );
+        let r: Rules = serde_json::from_str(r#"{"turn_limit": 999999999}"#).unwrap();
+        assert_eq!(r.to_string().parse::<Rules>(), Ok(r));
     }
 
     #[test]

@@ -117,3 +117,43 @@ fn accepted_edge_cases_round_trip() {
         assert_eq!(pos.to_dpn(), dpn);
     }
 }
+
+/// Fuzzing finding (`fuzz/corpus/dpn/finding-quiet-counter-overflow`): from a position with
+/// the largest quiet count, a quiet turn wrote `quiet` as 1000000000, a DPN the parser (rightly,
+/// at most 9 digits) refuses. The counters now stop at 999999999: every position a game reaches
+/// writes DPN that reads back.
+#[test]
+fn fuzz_quiet_counter_overflow() {
+    let mut pos = parse("Cr8/9/9/9/9/9/9/Mr8/8Cb r rb-- - 0 - 999999999 5").unwrap();
+    pos.play(&pos.parse_turn("a2-a3").unwrap()).unwrap();
+    assert_eq!(pos.quiet(), 999_999_999);
+    assert_eq!(parse(&pos.to_dpn()), Ok(pos));
+    // With the largest turn limit, the count still reaches it and the game is drawn (R12.4).
+    let rules: Rules = "turn_limit=999999999".parse().unwrap();
+    let mut pos =
+        Position::from_dpn("Cr8/9/9/9/9/9/9/Mr8/8Cb r rb-- - 0 - 999999998 5", rules).unwrap();
+    pos.play(&pos.parse_turn("a2-a3").unwrap()).unwrap();
+    assert!(pos.is_game_over());
+    assert_eq!(Position::from_dpn(&pos.to_dpn(), rules), Ok(pos));
+}
+
+/// Fuzzing finding (`fuzz/corpus/dpn/finding-turn-counter-overflow`): the same for the turn
+/// number, from a position at turn 999999999; and a `Setup` (public fields) with a count DPN
+/// cannot write is refused like the text would be.
+#[test]
+fn fuzz_turn_counter_overflow() {
+    let mut pos = parse(&START_DPN.replace(" 0 1", " 0 999999999")).unwrap();
+    for _ in 0..3 {
+        pos.play(&pos.legal_turns()[0]).unwrap();
+        assert_eq!(pos.turn(), 999_999_999);
+        assert_eq!(parse(&pos.to_dpn()), Ok(pos));
+    }
+    let mut setup = Position::new().to_setup();
+    setup.turn = 1_000_000_000;
+    let err = Position::from_setup(setup, Rules::default()).unwrap_err();
+    assert_eq!(err.field, Field::Turn);
+    setup.turn = 1;
+    setup.quiet = 1_000_000_000;
+    let err = Position::from_setup(setup, Rules::default()).unwrap_err();
+    assert_eq!(err.field, Field::Quiet);
+}
