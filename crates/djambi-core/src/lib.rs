@@ -42,6 +42,8 @@
 //   perft    → position, turn; calls movegen, play
 //   game     → effect, illegal, piece, play, position, rules, turn
 //   record   → game, piece, position, rules, turn; calls notation
+//   fuzzing  → game, illegal, notation, piece, position, record, rules, square, turn
+//              (hidden: the invariants of the fuzz targets under fuzz/ and their corpus replay)
 //
 // "calls" marks methods of `Position` that a module uses but that another module defines
 // (`impl Position` blocks are spread over movegen, illegal, play and notation); they follow the
@@ -49,6 +51,8 @@
 
 mod board;
 mod effect;
+#[doc(hidden)]
+pub mod fuzzing;
 mod game;
 mod illegal;
 mod movegen;

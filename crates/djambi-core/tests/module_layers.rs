@@ -8,7 +8,7 @@ use std::path::Path;
 /// The modules of `src/`, each allowed to depend only on those before it.
 const LAYERS: &[&str] = &[
     "square", "piece", "rules", "turn", "board", "position", "notation", "movegen", "illegal",
-    "effect", "play", "perft", "game", "record",
+    "effect", "play", "perft", "game", "record", "fuzzing",
 ];
 
 /// The modules a source file names through `crate::<module>` paths, outside comments and
