@@ -17,6 +17,8 @@
 pub mod clock;
 pub mod config;
 pub mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod game;
 pub mod http;
 pub mod metrics;
