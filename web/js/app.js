@@ -3,6 +3,7 @@
 
 import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, t } from './i18n.js';
 import { h } from './dom.js';
+import { NAVIGATE_EVENT, navigate } from './nav.js';
 
 /**
  * @typedef {object} View
@@ -61,16 +62,6 @@ function markNav(name) {
   }
 }
 
-/**
- * Goes to a path inside the app without reloading the page.
- * @param {string} path
- */
-export function navigate(path) {
-  history.pushState(null, '', path);
-  route();
-  window.scrollTo(0, 0);
-}
-
 function relabelChrome() {
   for (const el of document.querySelectorAll('[data-i18n]')) {
     el.textContent = t(el.getAttribute('data-i18n') || '');
@@ -106,6 +97,7 @@ async function start() {
     navigate(url.pathname + url.search + url.hash);
   });
   window.addEventListener('popstate', route);
+  window.addEventListener(NAVIGATE_EVENT, route);
   await route();
 }
 

@@ -5,7 +5,8 @@ import { h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { claimSeat, forgetSeat, getGame, saveSeat } from './protocol.js';
 import { armySwatch } from './pieces.js';
-import { errorText, rememberName, savedName } from './lobby.js';
+import { errorText } from './errors.js';
+import { rememberName, savedName } from './prefs.js';
 
 /**
  * Shows the claim form at the top of `main`; calls `done` with the seat to play (or null to

@@ -6,29 +6,9 @@ import { t } from './i18n.js';
 import { createGame, listGames, claimSeat, saveSeat, saveInvites, ApiError } from './protocol.js';
 import { armySwatch, eyeIcon, pieceIcon } from './pieces.js';
 import { ARMIES } from './dpn.js';
-import { navigate } from './app.js';
-
-const NAME_KEY = 'djambi.name';
-
-/** The name this browser last played under. */
-export function savedName() {
-  try { return localStorage.getItem(NAME_KEY) || ''; } catch { return ''; }
-}
-
-/** @param {string} name */
-export function rememberName(name) {
-  try { localStorage.setItem(NAME_KEY, name); } catch { /* ignore */ }
-}
-
-/**
- * An error as a sentence for people.
- * @param {any} e
- */
-export function errorText(e) {
-  const code = e && e.code ? String(e.code) : 'internal';
-  const known = t(`errors.${code}`);
-  return known === `errors.${code}` ? (e && e.message) || t('errors.internal') : known;
-}
+import { navigate } from './nav.js';
+import { errorText } from './errors.js';
+import { rememberName, savedName } from './prefs.js';
 
 /** @param {HTMLElement} main */
 export function mount(main) {

@@ -11,7 +11,7 @@ import { narrate } from './narrate.js';
 import { historyList, scrollToCurrent } from './turns.js';
 import { describeSquare, orphanedArmies, hostageArmy, playersPanel, gameOverCard } from './panels.js';
 
-import { errorText } from './lobby.js';
+import { errorText } from './errors.js';
 import { icon } from './icons.js';
 
 /**
