@@ -6,6 +6,7 @@
 #   scripts/bench-moves.sh [sqlite|postgres] [runs] [-- loadgen options…]
 #   scripts/bench-moves.sh sqlite 3 -- --games 100 --seconds 20
 #
+# DJAMBI_BENCH_SERVER runs another server binary (an A/B against an older build).
 # Postgres: DJAMBI_BENCH_PG (default postgres://postgres@127.0.0.1:5432/djambi_bench) is
 # dropped and created for each run. Everything listens on 127.0.0.1 and stops by itself.
 set -euo pipefail
@@ -16,6 +17,7 @@ shift $(( $# >= 2 ? 2 : $# ))
 [ "${1:-}" = "--" ] && shift
 cargo build --release -q -p djambi-server --bin djambi-server --example loadgen
 port=${DJAMBI_BENCH_PORT:-18080}
+server_bin=${DJAMBI_BENCH_SERVER:-target/release/djambi-server}
 # One client address plays every game: lift the per-address budgets (not the frame limits).
 limits=(--max-connections 1000000 --max-connections-per-ip 1000000
   --create-burst 1000000 --create-per-minute 1000000 --max-games-per-ip 1000000
@@ -33,7 +35,7 @@ for run in $(seq 1 "$runs"); do
       psql -q "$base/postgres" -c "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name" ;;
     *) echo "usage: $0 [sqlite|postgres] [runs] [-- loadgen options]" >&2; exit 2 ;;
   esac
-  taskset -c 0 target/release/djambi-server --bind "127.0.0.1:$port" --database-url "$db" \
+  taskset -c 0 "$server_bin" --bind "127.0.0.1:$port" --database-url "$db" \
     --log warn "${limits[@]}" &
   server=$!
   for _ in $(seq 1 50); do
