@@ -18,10 +18,11 @@ export class ApiError extends Error {
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body]
+ * @param {Record<string, string>} [headers]  more request headers (e.g. the creator's Authorization)
  */
-export async function api(method, path, body) {
+export async function api(method, path, body, headers = {}) {
   /** @type {RequestInit} */
-  const init = { method, headers: { Accept: 'application/json' } };
+  const init = { method, headers: { Accept: 'application/json', ...headers } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers = { ...init.headers, 'Content-Type': 'application/json' };
@@ -48,6 +49,26 @@ export const createGame = (body) => api('POST', '/api/games', body);
 export const claimSeat = (id, body) => api('POST', `/api/games/${encodeURIComponent(id)}/seats`, body);
 /** GET /api/games?status=… @param {'open'|'live'|'finished'} status */
 export const listGames = (status) => api('GET', `/api/games?status=${status}`);
+/** GET /api/games?ids=…: these games (at most 50; unknown ids are left out). @param {string[]} ids */
+export const listGamesByIds = (ids) => api('GET', `/api/games?ids=${ids.map(encodeURIComponent).join(',')}`);
+
+// The creator's actions before the start (PROTOCOL §6.1), with the game's admin token.
+/** @param {string} token */
+const bearer = (token) => ({ Authorization: `Bearer ${token}` });
+/** DELETE /api/games/{id}: cancels a game that has not started. @param {string} id @param {string} admin */
+export const cancelGame = (id, admin) => api('DELETE', `/api/games/${encodeURIComponent(id)}`, undefined, bearer(admin));
+/**
+ * POST /api/games/{id}/seats/{p}/invite: a new invite (SeatInvite) for the seat; the old link stops working.
+ * @param {string} id @param {string} player @param {string} admin
+ */
+export const reinviteSeat = (id, player, admin) =>
+  api('POST', `/api/games/${encodeURIComponent(id)}/seats/${player}/invite`, undefined, bearer(admin));
+/**
+ * POST /api/games/{id}/seats/{p}/bot: a bot of this level plays the seat.
+ * @param {string} id @param {string} player @param {string} level @param {string} admin
+ */
+export const seatToBot = (id, player, level, admin) =>
+  api('POST', `/api/games/${encodeURIComponent(id)}/seats/${player}/bot`, { level }, bearer(admin));
 /** GET /api/games/{id}: the public snapshot. @param {string} id */
 export const getGame = (id) => api('GET', `/api/games/${encodeURIComponent(id)}`).then(gameFromWire);
 /**
@@ -134,6 +155,49 @@ export function loadInvites(id) {
   } catch {
     return [];
   }
+}
+
+/**
+ * Keeps the creator's admin token of a game (CreatedGame.admin_token, shown only once).
+ * @param {string} id @param {string} token
+ */
+export function saveAdmin(id, token) {
+  try { localStorage.setItem(`djambi.admin.${id}`, token); } catch { /* ignore */ }
+}
+
+/**
+ * The creator's admin token of a game, if this browser created it.
+ * @param {string} id
+ * @returns {string | null}
+ */
+export function loadAdmin(id) {
+  try { return localStorage.getItem(`djambi.admin.${id}`); } catch { return null; }
+}
+
+/**
+ * Forgets everything this browser keeps about a game: seat, admin token, invite links.
+ * @param {string} id
+ */
+export function forgetGame(id) {
+  try {
+    for (const key of [seatKey(id), `djambi.admin.${id}`, `djambi.invites.${id}`]) localStorage.removeItem(key);
+  } catch { /* ignore */ }
+}
+
+/**
+ * The ids of the games this browser holds a seat token, an admin token or invite links for.
+ * @returns {string[]}
+ */
+export function storedGameIds() {
+  /** @type {Set<string>} */
+  const ids = new Set();
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const m = /^djambi\.(?:seat|admin|invites)\.(.+)$/.exec(localStorage.key(i) || '');
+      if (m) ids.add(m[1]);
+    }
+  } catch { /* no storage */ }
+  return [...ids];
 }
 
 /**
