@@ -1,3 +1,4 @@
+// @ts-nocheck — third-party code, checked by its own project, not by this one's tsconfig.
 // Vendored, unmodified below this comment: dist/qrcode.mjs of the npm package qrcode-generator
 // 2.0.4 (MIT, Kazuhiko Arase; https://github.com/kazuhikoarase/qrcode-generator), fetched with
 // `npm pack qrcode-generator@2.0.4`. The lobby draws its invite links' QR codes with it (qr.js).
