@@ -1,0 +1,186 @@
+// The lobby's "New game" form: players, who plays each seat (a person, or a bot of a level), the
+// bots' think time, the time control and what a timeout does, the ruleset options. It keeps its
+// options while the page lives and hands `onSubmit` the `CreateGame` body (gameopts.js).
+
+import { h, replace, toast } from './dom.js';
+import { t } from './i18n.js';
+import { armySwatch } from './pieces.js';
+import { keepFocus } from './focus.js';
+import { ARMIES } from './dpn.js';
+import {
+  BOT_LEVELS, LIVE_PRESETS, MOVETIME_PRESETS, PER_TURN_PRESETS, SERVER_MOVETIME_MS,
+  createBody, defaultOnTimeout, defaultOptions, liveKey, seatsOf,
+} from './gameopts.js';
+
+/**
+ * A live preset as people say it: "10 min + 5 s".
+ * @param {{initial_s: number, increment_s: number}} c
+ */
+export function liveLabel(c) {
+  return t('create.live_preset', { min: c.initial_s / 60, inc: c.increment_s });
+}
+
+/**
+ * A correspondence deadline as people say it: "1 hour", "3 days".
+ * @param {number} s  seconds
+ */
+export function perTurnLabel(s) {
+  if (s % 86_400 === 0) return s === 86_400 ? t('create.one_day') : t('create.n_days', { n: s / 86_400 });
+  return s === 3600 ? t('create.one_hour') : t('create.n_hours', { n: s / 3600 });
+}
+
+/**
+ * The create form.
+ * @param {{onSubmit: (body: Record<string, any>) => Promise<void>}} o  called with the body; the
+ *   form shows itself busy until it settles
+ * @returns {{el: HTMLElement, relabel: () => void}}
+ */
+export function createForm({ onSubmit }) {
+  const form = defaultOptions();
+  let busy = false;
+  let rulesOpen = false;
+  const el = h('section', { class: 'card create', 'aria-labelledby': 'create-title' });
+
+  /** Redraws the form, keeping the focus on the field that had it. */
+  function render() {
+    keepFocus(el, () => replace(el,
+      h('h2', { id: 'create-title', text: t('lobby.create_title') }),
+      h('form', { onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); submit(); } },
+        playersField(), seatsField(), botTimeField(), timeField(), rulesField(),
+        checkbox('open', t('lobby.open'), t('lobby.open_help')),
+        h('button', { type: 'submit', class: 'btn btn-primary btn-wide', disabled: busy, text: busy ? t('lobby.creating') : t('lobby.create') }))));
+  }
+
+  /** @param {string} name @param {string} value @param {(v: string) => void} set @param {...HTMLOptionElement} options */
+  function select(name, value, set, ...options) {
+    for (const o of options) o.selected = o.value === value;
+    return h('select', {
+      name,
+      onchange: (/** @type {Event} */ e) => { set(/** @type {HTMLSelectElement} */ (e.target).value); render(); },
+    }, ...options);
+  }
+
+  function playersField() {
+    return [
+      h('fieldset', { class: 'segmented' },
+        h('legend', { text: t('lobby.players') }),
+        ...[4, 3].map((n) => h('label', { class: 'seg' },
+          h('input', {
+            type: 'radio', name: 'players', value: String(n), checked: form.players === n,
+            onchange: () => { form.players = /** @type {3 | 4} */ (n); render(); },
+          }),
+          h('span', { text: t(n === 4 ? 'lobby.players_4' : 'lobby.players_3') })))),
+      h('label', { class: 'field inline', hidden: form.players !== 3 },
+        h('span', { text: t('lobby.hostage') }),
+        select('hostage', form.hostage, (v) => { form.hostage = v; },
+          ...ARMIES.map((a) => h('option', { value: a, text: t(`player.${a}`) })))),
+    ];
+  }
+
+  function seatsField() {
+    return h('fieldset', { class: 'names seats' },
+      h('legend', { text: t('create.seats') }),
+      ...seatsOf(form).map((a) => {
+        const kind = form.seats[a];
+        const player = t(`player.${a}`);
+        return h('div', { class: ['name-row', kind !== 'person' && 'is-bot'], dataset: { player: a } },
+          armySwatch(a, 18),
+          kind === 'person'
+            ? h('input', {
+              type: 'text', name: `name-${a}`, maxlength: '32', autocomplete: 'off', value: form.names[a],
+              'aria-label': t('create.name_of', { player }),
+              placeholder: t('lobby.name_placeholder', { player }),
+              oninput: (/** @type {Event} */ e) => { form.names[a] = /** @type {HTMLInputElement} */ (e.target).value; },
+            })
+            : h('span', { class: 'bot-name', text: t('create.bot_seat', { player, level: t(`create.level_${kind}`) }) }),
+          h('label', { class: 'seat-kind' },
+            h('span', { class: 'visually-hidden', text: t('create.who_plays', { player }) }),
+            select(`seat-${a}`, kind, (v) => { form.seats[a] = /** @type {any} */ (v); },
+              h('option', { value: 'person', text: t('create.person') }),
+              ...BOT_LEVELS.map((l) => h('option', { value: l, text: t('create.bot_level', { level: t(`create.level_${l}`) }) })))));
+      }));
+  }
+
+  function botTimeField() {
+    const anyBot = seatsOf(form).some((a) => form.seats[a] !== 'person');
+    return h('label', { class: 'field inline', hidden: !anyBot },
+      h('span', { text: t('create.bot_time') }),
+      select('bot_movetime', form.movetime, (v) => { form.movetime = v; },
+        h('option', { value: '', text: t('create.server_default', { what: t('create.seconds', { n: SERVER_MOVETIME_MS / 1000 }) }) }),
+        ...MOVETIME_PRESETS.map((ms) => h('option', { value: String(ms), text: t('create.seconds', { n: ms / 1000 }) }))));
+  }
+
+  function timeField() {
+    const kinds = /** @type {const} */ (['casual', 'live', 'correspondence']);
+    const fallback = t(`create.timeout_${defaultOnTimeout(form.time)}`);
+    return h('fieldset', { class: 'time-control' },
+      h('legend', { text: t('create.time') }),
+      h('div', { class: 'segmented' },
+        ...kinds.map((k) => h('label', { class: 'seg' },
+          h('input', { type: 'radio', name: 'time', value: k, checked: form.time === k, onchange: () => { form.time = k; render(); } }),
+          h('span', { text: t(`create.time_${k}`) })))),
+      h('p', { class: 'muted small time-help', text: t(`create.time_${form.time}_help`) }),
+      form.time === 'live' ? h('label', { class: 'field inline' },
+        h('span', { text: t('create.live_clock') }),
+        select('live', form.live, (v) => { form.live = v; },
+          ...LIVE_PRESETS.map((c) => h('option', { value: liveKey(c), text: liveLabel(c) })))) : null,
+      form.time === 'correspondence' ? h('label', { class: 'field inline' },
+        h('span', { text: t('create.per_turn') }),
+        select('per_turn', String(form.per_turn_s), (v) => { form.per_turn_s = Number(v); },
+          ...PER_TURN_PRESETS.map((s) => h('option', { value: String(s), text: perTurnLabel(s) })))) : null,
+      form.time !== 'casual' ? h('label', { class: 'field inline' },
+        h('span', { text: t('create.on_timeout') }),
+        select('on_timeout', form.on_timeout, (v) => { form.on_timeout = /** @type {any} */ (v); },
+          h('option', { value: '', text: t('create.server_default', { what: fallback }) }),
+          h('option', { value: 'resign', text: t('create.timeout_resign') }),
+          h('option', { value: 'bot', text: t('create.timeout_bot') }))) : null);
+  }
+
+  function rulesField() {
+    return h('details', {
+      class: 'options', open: rulesOpen,
+      ontoggle: (/** @type {Event} */ e) => { rulesOpen = /** @type {HTMLDetailsElement} */ (e.target).open; },
+    },
+      h('summary', { text: t('lobby.rules_title') }),
+      checkbox('own_kills', t('lobby.own_kills'), t('lobby.own_kills_help')),
+      checkbox('diplomat_to_maze', t('lobby.diplomat_to_maze'), t('lobby.diplomat_to_maze_help')),
+      h('label', { class: 'field' },
+        h('span', { text: t('lobby.turn_limit') }),
+        h('input', {
+          type: 'number', name: 'turn_limit', min: '1', step: '1', inputmode: 'numeric', value: form.turn_limit,
+          placeholder: t('lobby.turn_limit_none'),
+          oninput: (/** @type {Event} */ e) => { form.turn_limit = /** @type {HTMLInputElement} */ (e.target).value; },
+        }),
+        h('small', { text: t('lobby.turn_limit_help') })));
+  }
+
+  /** @param {'own_kills'|'diplomat_to_maze'|'open'} key @param {string} label @param {string} help */
+  function checkbox(key, label, help) {
+    return h('label', { class: 'check' },
+      h('input', {
+        type: 'checkbox', name: key, checked: form[key],
+        onchange: (/** @type {Event} */ e) => { form[key] = /** @type {HTMLInputElement} */ (e.target).checked; },
+      }),
+      h('span', {}, h('strong', { text: label }), h('small', { text: help })));
+  }
+
+  async function submit() {
+    if (busy) return;
+    const made = createBody(form);
+    if ('error' in made) {
+      toast(t(made.error), 'error');
+      return;
+    }
+    busy = true;
+    render();
+    try {
+      await onSubmit(made.body);
+    } finally {
+      busy = false;
+      if (el.isConnected) render();
+    }
+  }
+
+  render();
+  return { el, relabel: render };
+}

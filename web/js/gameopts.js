@@ -1,0 +1,161 @@
+// The options of a new game as the create form holds them, and the `CreateGame` body they make
+// (PROTOCOL §2 and §6): seats for people or bots, the bots' think time, the time control and what
+// a timeout does. Pure: no DOM, so the unit tests check the bodies it makes.
+
+/** The bot levels, weakest first (docs/ENGINE.md). */
+export const BOT_LEVELS = /** @type {const} */ (['random', 'easy', 'medium', 'hard']);
+
+/** The level "Play against 3 bots" offers first. */
+export const DEFAULT_BOT_LEVEL = 'medium';
+
+/** The server's bot think time when none is asked for, in milliseconds (PROTOCOL §6.2). */
+export const SERVER_MOVETIME_MS = 1000;
+
+/** Think times offered besides the server's default, in milliseconds (the server takes 100–5000). */
+export const MOVETIME_PRESETS = [300, 500, 2000, 5000];
+
+/** Live clocks offered: minutes for the whole game and a Fischer increment per turn. */
+export const LIVE_PRESETS = [
+  { initial_s: 180, increment_s: 2 },
+  { initial_s: 300, increment_s: 3 },
+  { initial_s: 600, increment_s: 5 },
+  { initial_s: 900, increment_s: 10 },
+  { initial_s: 1800, increment_s: 0 },
+];
+
+/** The live clock selected at first (10 minutes + 5 seconds). */
+export const DEFAULT_LIVE = '600+5';
+
+/** Correspondence deadlines offered, per turn, in seconds (the server takes 1 hour to 14 days). */
+export const PER_TURN_PRESETS = [3600, 4 * 3600, 12 * 3600, 86_400, 2 * 86_400, 3 * 86_400, 7 * 86_400, 14 * 86_400];
+
+/** The correspondence deadline selected at first (a day). */
+export const DEFAULT_PER_TURN_S = 86_400;
+
+/**
+ * @typedef {'person' | 'random' | 'easy' | 'medium' | 'hard'} SeatKind
+ * @typedef {'casual' | 'live' | 'correspondence'} TimeKind
+ * @typedef {object} GameOptions
+ * @property {3 | 4} players
+ * @property {string} hostage                   the hostage army of a 3-player game
+ * @property {Record<string, string>} names     preset names by seat ('' for none)
+ * @property {Record<string, SeatKind>} seats   who plays each seat
+ * @property {string} movetime                  the bots' think time in ms, '' for the server's
+ * @property {TimeKind} time
+ * @property {string} live                      a live preset as "initial+increment" seconds
+ * @property {number} per_turn_s
+ * @property {'' | 'resign' | 'bot'} on_timeout '' for the server's default
+ * @property {boolean} own_kills
+ * @property {boolean} diplomat_to_maze
+ * @property {string} turn_limit                '' for none
+ * @property {boolean} open
+ */
+
+/**
+ * The options a fresh create form starts with: four people, no clock, the standard rules.
+ * @returns {GameOptions}
+ */
+export function defaultOptions() {
+  return {
+    players: 4,
+    hostage: 'g',
+    names: { r: '', b: '', y: '', g: '' },
+    seats: { r: 'person', b: 'person', y: 'person', g: 'person' },
+    movetime: '',
+    time: 'casual',
+    live: DEFAULT_LIVE,
+    per_turn_s: DEFAULT_PER_TURN_S,
+    on_timeout: '',
+    own_kills: false,
+    diplomat_to_maze: true,
+    turn_limit: '',
+    open: false,
+  };
+}
+
+/**
+ * The armies that have a seat in a game of these options (the hostage has none).
+ * @param {Pick<GameOptions, 'players' | 'hostage'>} o
+ * @returns {string[]}
+ */
+export function seatsOf(o) {
+  return ['r', 'b', 'y', 'g'].filter((a) => o.players === 4 || a !== o.hostage);
+}
+
+/**
+ * A live preset's key ("600+5").
+ * @param {{initial_s: number, increment_s: number}} c
+ */
+export const liveKey = (c) => `${c.initial_s}+${c.increment_s}`;
+
+/**
+ * What a timeout does when the creator does not say: a bot takes over in correspondence
+ * games, the player resigns otherwise (PROTOCOL §6.3).
+ * @param {TimeKind} time
+ * @returns {'resign' | 'bot'}
+ */
+export function defaultOnTimeout(time) {
+  return time === 'correspondence' ? 'bot' : 'resign';
+}
+
+/**
+ * The `POST /api/games` body for these options, or the dictionary key of what is wrong with them.
+ * @param {GameOptions} o
+ * @returns {{body: Record<string, any>} | {error: string}}
+ */
+export function createBody(o) {
+  /** @type {Record<string, any>} */
+  const body = { players: o.players };
+  if (o.players === 3) body.hostage = o.hostage;
+  const limit = o.turn_limit.trim() === '' ? null : Number(o.turn_limit);
+  if (limit !== null && !(Number.isInteger(limit) && limit >= 1)) return { error: 'lobby.turn_limit_bad' };
+  body.rules = { own_kills: o.own_kills, diplomat_to_maze: o.diplomat_to_maze, turn_limit: limit };
+  /** @type {Record<string, string>} */
+  const names = {};
+  /** @type {Record<string, string>} */
+  const bots = {};
+  for (const a of seatsOf(o)) {
+    const kind = o.seats[a] || 'person';
+    if (kind !== 'person') bots[a] = kind;
+    else if ((o.names[a] || '').trim()) names[a] = o.names[a].trim();
+  }
+  if (Object.keys(names).length) body.names = names;
+  if (Object.keys(bots).length) {
+    body.bots = bots;
+    if (o.movetime !== '') body.bot_movetime_ms = Number(o.movetime);
+  }
+  if (o.time === 'live') {
+    const [initial_s, increment_s] = o.live.split('+').map(Number);
+    body.clock = { initial_s, increment_s };
+  } else if (o.time === 'correspondence') {
+    body.clock = { per_turn_s: o.per_turn_s };
+  }
+  if (o.time !== 'casual' && o.on_timeout) body.on_timeout = o.on_timeout;
+  if (o.open) body.open = true;
+  return { body };
+}
+
+/**
+ * The body of "Play against 3 bots": the person plays Red, bots of one level the others.
+ * @param {string} name   the person's name at the table
+ * @param {string} level  the bots' level
+ * @returns {Record<string, any>}
+ */
+export function botGameBody(name, level) {
+  return { players: 4, names: { r: name }, bots: { b: level, y: level, g: level } };
+}
+
+/**
+ * A time left as a clock shows it: "4:05" under an hour, "2:04:05" under a day, then days and
+ * hours through `t` ("yourgames.days_hours").
+ * @param {number} ms
+ * @param {(key: string, params?: Record<string, string | number>) => string} t
+ * @returns {string}
+ */
+export function formatDuration(ms, t) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const pad = (/** @type {number} */ n) => String(n).padStart(2, '0');
+  if (s < 3600) return `${Math.floor(s / 60)}:${pad(s % 60)}`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
+  return t('yourgames.days_hours', { d: Math.floor(s / 86_400), h: Math.floor(s / 3600) % 24 });
+}
