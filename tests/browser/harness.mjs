@@ -113,3 +113,15 @@ export async function api(base, path, body) {
   if (!res.ok) throw new Error(`${path}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : null;
 }
+
+/**
+ * Launches headless Chromium with more flags than `launchBrowser`, e.g.
+ * `--host-resolver-rules=MAP djambi.test 127.0.0.1` to open the server under another name.
+ * @param {string[]} extraArgs
+ */
+export async function launchBrowserWith(extraArgs) {
+  const { chromium } = await import('playwright-core');
+  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}`);
+  return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extraArgs], headless: true });
+}

@@ -1,0 +1,132 @@
+// Unit tests of the lobby's pure parts (no browser): the CreateGame bodies the create form makes,
+// the warning about invite links that friends cannot open, the order of "Your games", the time
+// left as shown, and the QR codes of invite links.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+import { botGameBody, createBody, defaultOnTimeout, defaultOptions, formatDuration, seatsOf } from '../../web/js/gameopts.js';
+import { isLoopbackHost, linkWarning } from '../../web/js/linkhost.js';
+import { isYourTurn, sortYourGames } from '../../web/js/yourgames.js';
+import { qrModules } from '../../web/js/qr.js';
+import { makeTranslator } from '../../web/js/i18n.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const en = makeTranslator(JSON.parse(readFileSync(join(here, '..', '..', 'web', 'i18n', 'en.json'), 'utf8')));
+
+test('create: the default form makes the plain body of the protocol', () => {
+  const made = createBody(defaultOptions());
+  assert.ok('body' in made);
+  assert.deepEqual(made.body, { players: 4, rules: { own_kills: false, diplomat_to_maze: true, turn_limit: null } });
+});
+
+test('create: bot seats, their think time, a live clock and the timeout rule', () => {
+  const o = defaultOptions();
+  o.seats.b = 'hard';
+  o.seats.y = 'easy';
+  o.names.b = 'ignored: a bot plays Blue';
+  o.names.r = '  Ann ';
+  o.movetime = '2000';
+  o.time = 'live';
+  o.live = '300+3';
+  o.on_timeout = 'bot';
+  const made = createBody(o);
+  assert.ok('body' in made);
+  assert.deepEqual(made.body.bots, { b: 'hard', y: 'easy' });
+  assert.deepEqual(made.body.names, { r: 'Ann' });
+  assert.equal(made.body.bot_movetime_ms, 2000);
+  assert.deepEqual(made.body.clock, { initial_s: 300, increment_s: 3 });
+  assert.equal(made.body.on_timeout, 'bot');
+});
+
+test('create: a correspondence clock; server defaults are left to the server', () => {
+  const o = defaultOptions();
+  o.time = 'correspondence';
+  o.per_turn_s = 3 * 86_400;
+  const made = createBody(o);
+  assert.ok('body' in made);
+  assert.deepEqual(made.body.clock, { per_turn_s: 259_200 });
+  assert.ok(!('on_timeout' in made.body) && !('bots' in made.body) && !('bot_movetime_ms' in made.body));
+  assert.equal(defaultOnTimeout('correspondence'), 'bot');
+  assert.equal(defaultOnTimeout('live'), 'resign');
+  // A timeout rule means nothing without a clock.
+  o.time = 'casual';
+  o.on_timeout = 'resign';
+  const casual = createBody(o);
+  assert.ok('body' in casual && !('clock' in casual.body) && !('on_timeout' in casual.body));
+});
+
+test('create: three players leave the hostage army out; a bad turn limit is refused', () => {
+  const o = defaultOptions();
+  o.players = 3;
+  o.hostage = 'y';
+  o.seats.y = 'hard';
+  o.names.y = 'Hostage';
+  assert.deepEqual(seatsOf(o), ['r', 'b', 'g']);
+  const made = createBody(o);
+  assert.ok('body' in made);
+  assert.equal(made.body.hostage, 'y');
+  assert.ok(!('bots' in made.body) && !('names' in made.body));
+  o.turn_limit = '2.5';
+  assert.deepEqual(createBody(o), { error: 'lobby.turn_limit_bad' });
+});
+
+test('create: "Play against 3 bots" seats the person as Red', () => {
+  assert.deepEqual(botGameBody('Ann', 'hard'), { players: 4, names: { r: 'Ann' }, bots: { b: 'hard', y: 'hard', g: 'hard' } });
+});
+
+test('links: localhost links warn when the page came from elsewhere, hint when it is local', () => {
+  for (const host of ['localhost', 'LOCALHOST', 'app.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1']) assert.ok(isLoopbackHost(host), host);
+  for (const host of ['192.168.1.23', 'djambi.example.org', '10.0.0.1', '128.0.0.1', 'localhost.example.org']) assert.ok(!isLoopbackHost(host), host);
+  const link = 'http://localhost:8080/game/x#seat=r&token=t';
+  assert.deepEqual(linkWarning(link, { hostname: '192.168.1.23', origin: 'http://192.168.1.23:8080' }),
+    { kind: 'elsewhere', linkHost: 'localhost:8080', pageOrigin: 'http://192.168.1.23:8080' });
+  assert.equal(linkWarning(link, { hostname: '127.0.0.1', origin: 'http://127.0.0.1:8080' })?.kind, 'local');
+  assert.equal(linkWarning('https://djambi.example.org/game/x', { hostname: 'localhost', origin: 'http://localhost:8080' }), null);
+  assert.equal(linkWarning('not a url', { hostname: 'localhost', origin: 'http://localhost:8080' }), null);
+});
+
+test('your games: the games waiting for you first, then live, open, finished, cancelled', () => {
+  const g = (/** @type {string} */ id, /** @type {string} */ status, /** @type {string | null} */ to_move, /** @type {string} */ updated_at, result = null) =>
+    ({ id, status, to_move, updated_at, result });
+  const rows = [
+    { game: g('done', 'finished', null, '2026-01-05', /** @type {any} */ ({ winner: 'r' })), seat: { player: 'r' } },
+    { game: g('open', 'open', 'r', '2026-01-04'), seat: null },
+    { game: g('theirs', 'live', 'b', '2026-01-06'), seat: { player: 'r' } },
+    { game: g('gone', 'cancelled', null, '2026-01-07'), seat: null },
+    { game: g('mine-old', 'live', 'r', '2026-01-01'), seat: { player: 'r' } },
+    { game: g('mine-new', 'live', 'g', '2026-01-03'), seat: { player: 'g' } },
+  ];
+  assert.deepEqual(sortYourGames(rows).map((r) => r.game.id), ['mine-new', 'mine-old', 'theirs', 'open', 'done', 'gone']);
+  assert.ok(!isYourTurn(g('o', 'open', 'r', ''), { player: 'r' }), 'nobody moves before the start');
+  assert.ok(!isYourTurn(g('w', 'live', 'r', ''), null), 'a creator without a seat has no turn');
+});
+
+test('your games: time left reads like a clock, then in days and hours', () => {
+  assert.equal(formatDuration(0, en), '0:00');
+  assert.equal(formatDuration(-5000, en), '0:00');
+  assert.equal(formatDuration(599_001, en), '10:00');
+  assert.equal(formatDuration(65_000, en), '1:05');
+  assert.equal(formatDuration(2 * 3600_000 + 4 * 60_000 + 5000, en), '2:04:05');
+  assert.equal(formatDuration(3 * 86_400_000 + 5 * 3600_000, en), '3 d 5 h');
+});
+
+test('qr: an invite link gives a standard code (finder patterns in three corners)', () => {
+  const url = 'http://192.168.1.23:8080/game/6f1c2a3e-0d4b-4c5e-9f60-7a8b9c0d1e2f#seat=r&token=qIWN4zsdul0XkxcWTNe-BK9qMw4Zg1Co';
+  const { size, dark } = qrModules(url);
+  assert.equal((size - 17) % 4, 0, `a QR code is 17 + 4·version modules wide, not ${size}`);
+  const on = new Set(dark.map(([x, y]) => `${x},${y}`));
+  // A finder pattern: a dark 7×7 ring, a light ring inside it, a dark 3×3 centre.
+  for (const [ox, oy] of [[0, 0], [size - 7, 0], [0, size - 7]]) {
+    for (let y = 0; y < 7; y++) {
+      for (let x = 0; x < 7; x++) {
+        const ring = Math.max(Math.abs(x - 3), Math.abs(y - 3));
+        assert.equal(on.has(`${ox + x},${oy + y}`), ring !== 2, `finder at ${ox},${oy}: module ${x},${y}`);
+      }
+    }
+  }
+  assert.deepEqual(qrModules(url), { size, dark }, 'the same link, the same code');
+});
