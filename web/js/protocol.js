@@ -235,6 +235,8 @@ let nextAck = Date.now() * 64;
  * @property {(you: any) => void} [onYou]       who we are, from a `resume`
  * @property {() => number | null} [chatSince] the last chat id seen, for `chat_since`
  * @property {() => string | null} [name]      a spectator's display name
+ * @property {(offset: number) => void} [onClockOffset] the server's clock minus ours, in ms,
+ *   measured again from a pong
  */
 
 export class GameSocket {
@@ -263,6 +265,11 @@ export class GameSocket {
     /** @type {Map<number, {msg: any, resolve: (m: any) => void, reject: (e: any) => void, timer: any}>} */
     this.pending = new Map();
     this.lastHeard = Date.now();
+    /** The server's clock minus ours, in ms, from the pongs (PROTOCOL §6.3). */
+    this.serverOffset = 0;
+    /** The shortest ping round trip of this connection, in ms. */
+    this.bestRtt = Infinity;
+    this.pingSentAt = 0;
     /** @type {any} */
     this.retryTimer = null;
     this.heartbeat = setInterval(() => this.beat(), 10_000);
@@ -306,6 +313,7 @@ export class GameSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.lastHeard = Date.now();
+      this.bestRtt = Infinity;
       /** @type {any} */
       const hello = { type: 'hello', protocol: PROTOCOL_VERSION, token: this.token };
       if (this.v !== null) hello.since = this.v;
@@ -317,7 +325,7 @@ export class GameSocket {
       // Commands still unanswered go again, with their ack ids: applied at most once.
       for (const p of this.pending.values()) ws.send(JSON.stringify(p.msg));
       // A catch-up with nothing missed may bring no message at all: a pong says we are back.
-      ws.send(JSON.stringify({ type: 'ping' }));
+      this.ping();
     };
     ws.onmessage = (e) => {
       this.lastHeard = Date.now();
@@ -357,6 +365,13 @@ export class GameSocket {
       this.ws.close();
       return;
     }
+    this.ping();
+  }
+
+  /** Sends a ping, noting when, so the pong's server time can be corrected for the trip. */
+  ping() {
+    if (!this.ws || this.ws.readyState !== 1) return;
+    this.pingSentAt = Date.now();
     this.ws.send(JSON.stringify({ type: 'ping' }));
   }
 
@@ -433,10 +448,26 @@ export class GameSocket {
         break;
       case 'pong':
         this.markOnline();
+        if (typeof msg.now === 'number') this.pong(msg.now);
         break;
       default:
         break;
     }
+  }
+
+  /**
+   * Sets the server clock's offset from a pong (PROTOCOL §6.3: `now` left the server half a
+   * round trip ago). The sample with the shortest trip of the connection is the most exact.
+   * @param {number} now  the server's time in the pong, ms since the epoch
+   */
+  pong(now) {
+    const at = Date.now();
+    const rtt = this.pingSentAt ? Math.max(0, at - this.pingSentAt) : 0;
+    this.pingSentAt = 0;
+    if (rtt > this.bestRtt * 2 + 50) return;
+    this.bestRtt = Math.min(this.bestRtt, rtt);
+    this.serverOffset = now + rtt / 2 - at;
+    if (this.h.onClockOffset) this.h.onClockOffset(this.serverOffset);
   }
 
   markOnline() {
