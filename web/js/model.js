@@ -10,6 +10,15 @@ const STATE_FIELDS = ['dpn', 'to_move', 'bonus', 'order', 'ruler', 'control', 'l
 const MOVES = ['turn', 'resign', 'draw_agreed', 'taken_back'];
 
 /**
+ * Whether an event has a position of its own to show (a turn, a resignation, an agreed draw, a
+ * takeback), rather than being a note (a draw offer, a vote, a bot taking a seat…).
+ * @param {any} ev
+ */
+export function isPositionEvent(ev) {
+  return Boolean(ev) && typeof ev.dpn === 'string' && MOVES.includes(ev.kind);
+}
+
+/**
  * Fills the fields a snapshot may leave out, so the rest of the client can rely on them.
  * @param {any} game
  */
@@ -34,6 +43,8 @@ export function normalizeGame(game) {
   g.draw_offer = g.draw_offer || null;
   g.vote = g.vote || null;
   g.takeback = g.takeback || null;
+  g.voteResult = null;
+  g.takebackRefused = null;
   g.clock = g.clock || null;
   g.result = g.result || null;
   return g;
@@ -53,6 +64,9 @@ export function applyEvent(g, v, ev) {
       g.turns.push({ v, number: ev.number, player: ev.player, turn: ev.turn });
       g.takeback = null;
       g.vote = null;
+      // A vote that handed a seat to a bot stays said while the bot plays it; others end here.
+      if (!(g.voteResult && g.voteResult.passed && g.voteResult.action === 'bot')) g.voteResult = null;
+      g.takebackRefused = null;
     // falls through: a turn and a resignation both carry the state after them
     case 'resign':
       for (const k of STATE_FIELDS) if (k in ev) g[k] = ev[k];
@@ -93,6 +107,7 @@ export function applyEvent(g, v, ev) {
       const seat = g.seats.find((/** @type {any} */ s) => s.player === ev.player);
       if (seat) seat.bot = ev.kind === 'seat_to_bot' ? ev.level : null;
       g.vote = null;
+      if (ev.kind === 'seat_to_human' && g.voteResult && g.voteResult.target === ev.player) g.voteResult = null;
       break;
     }
     case 'paused':
@@ -103,6 +118,7 @@ export function applyEvent(g, v, ev) {
       const undone = new Set(ev.undone || []);
       g.turns = g.turns.filter((/** @type {any} */ x) => !undone.has(x.v));
       g.takeback = null;
+      g.takebackRefused = null;
       g.draw_offer = null;
       g.vote = null;
       break;
@@ -114,14 +130,20 @@ export function applyEvent(g, v, ev) {
       if (g.vote) (ev.yes ? g.vote.yes : g.vote.no).push(ev.by);
       break;
     case 'vote_closed':
+      // Kept for the page to say how the vote ended, until the next turn.
+      g.voteResult = g.vote ? { target: g.vote.target, action: g.vote.action, level: g.vote.level, passed: Boolean(ev.passed) } : null;
       g.vote = null;
       break;
     case 'takeback_requested':
       g.takeback = { by: ev.by, accepted: [] };
+      g.takebackRefused = null;
       break;
     case 'takeback_answered':
       if (g.takeback && ev.yes) g.takeback.accepted.push(ev.by);
-      else g.takeback = null;
+      else {
+        g.takebackRefused = g.takeback ? { of: g.takeback.by, by: ev.by } : null;
+        g.takeback = null;
+      }
       break;
     case 'cancelled':
       g.to_move = null;
@@ -167,7 +189,7 @@ export function syncSeats(g) {
 /**
  * Applies a presence message (§3.2).
  * @param {any} g
- * @param {{seats?: {player: string, connected?: boolean, claimed?: boolean, name?: string | null}[], spectators?: number, status?: string}} p
+ * @param {{seats?: {player: string, connected?: boolean, claimed?: boolean, name?: string | null, bot?: string | null, away_since?: string | null}[], spectators?: number, status?: string}} p
  */
 export function applyPresence(g, p) {
   for (const s of p.seats || []) {
@@ -176,6 +198,9 @@ export function applyPresence(g, p) {
     if (typeof s.connected === 'boolean') seat.connected = s.connected;
     if (typeof s.claimed === 'boolean') seat.claimed = s.claimed;
     if ('name' in s) seat.name = s.name;
+    // Who plays the seat (a bot's level, or null) and since when its person is away (§6).
+    if ('bot' in s) seat.bot = s.bot;
+    if ('away_since' in s) seat.away_since = s.away_since;
   }
   if (typeof p.spectators === 'number') g.spectators = p.spectators;
   if (typeof p.status === 'string') g.status = p.status;
@@ -212,7 +237,7 @@ export function armiesOf(g, player) {
 export function positions(g) {
   return g.events
     .map((/** @type {any} */ event, /** @type {number} */ index) => ({ index, event }))
-    .filter((/** @type {{event: any}} */ e) => typeof e.event.dpn === 'string' && MOVES.includes(e.event.kind));
+    .filter((/** @type {{event: any}} */ e) => isPositionEvent(e.event));
 }
 
 /**

@@ -177,9 +177,55 @@ export function narrate(t, event) {
       return capitalize(t('narr.draw_agreed', { players: listOf(t, players.map((/** @type {string} */ a) => t(`player.${a}`))) }));
     }
     default:
-      return String(event.kind || '');
+      return lifeEvent(t, event);
   }
   const rest = consequences(t, fx, used, resigned);
   const sentence = rest.length ? `${main}${t('narr.dash')}${listOf(t, rest)}` : main;
   return capitalize(sentence);
+}
+
+/**
+ * A sentence for the events of the game's life beyond the rules (PROTOCOL §6.6): the start, bots
+ * taking and giving back seats, votes, takebacks, timeouts, pauses and cancellation.
+ * @param {Translate} t
+ * @param {any} event
+ * @returns {string}
+ */
+function lifeEvent(t, event) {
+  const player = (/** @type {string} */ p) => t(`player.${p}`);
+  const level = (/** @type {string | null | undefined} */ l) => t(`game.bot_levels.${l || 'medium'}`);
+  switch (event.kind) {
+    case 'started':
+      return t('game.ev_started');
+    case 'seat_to_bot': {
+      const reason = ['timeout', 'vote'].includes(event.reason) ? event.reason : 'creator';
+      return capitalize(t(`game.ev_seat_to_bot_${reason}`, { player: player(event.player), level: level(event.level) }));
+    }
+    case 'seat_to_human':
+      return capitalize(t('game.ev_seat_to_human', { player: player(event.player) }));
+    case 'vote_opened':
+      return capitalize(event.action === 'resign'
+        ? t('vote.ev_opened_resign', { by: player(event.by), target: player(event.target) })
+        : t('vote.ev_opened_bot', { by: player(event.by), target: player(event.target), level: level(event.level) }));
+    case 'vote_cast':
+      return capitalize(t(event.yes ? 'vote.ev_yes' : 'vote.ev_no', { player: player(event.by) }));
+    case 'vote_closed':
+      return t(event.passed ? 'vote.ev_passed' : 'vote.ev_failed');
+    case 'takeback_requested':
+      return capitalize(t('takeback.ev_requested', { player: player(event.by) }));
+    case 'takeback_answered':
+      return capitalize(t(event.yes ? 'takeback.ev_agreed' : 'takeback.ev_refused', { player: player(event.by) }));
+    case 'taken_back':
+      return capitalize(t('takeback.ev_done', { player: player(event.player) }));
+    case 'timeout':
+      return capitalize(t('clock.ev_timeout', { player: player(event.player) }));
+    case 'paused': {
+      const s = Math.max(0, Math.round((Number(event.until) - Number(event.from)) / 1000)) || 0;
+      return s < 120 ? t('clock.ev_paused_s', { s }) : t('clock.ev_paused_min', { m: Math.round(s / 60) });
+    }
+    case 'cancelled':
+      return t(event.reason === 'creator' ? 'game.cancelled_creator' : 'game.cancelled_expired');
+    default:
+      return String(event.kind || '');
+  }
 }

@@ -5,6 +5,7 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 import { narrate } from './narrate.js';
 import { armySwatch } from './pieces.js';
+import { isPositionEvent } from './model.js';
 
 /**
  * @param {object} o
@@ -20,16 +21,19 @@ export function historyList({ events, selected, live, onSelect }) {
       type: 'button', class: 'history-btn', 'aria-current': selected === -1 ? 'true' : null,
       onclick: () => onSelect(-1),
     }, h('span', { class: 'num', text: '0' }), h('span', { class: 'sentence', text: t('game.start_position') }))));
+  // Turns taken back stay in the log: they are struck through.
+  const undone = new Set(events.filter((ev) => ev.kind === 'taken_back').flatMap((ev) => ev.undone || []));
   events.forEach((ev, i) => {
     const sentence = narrate(t, ev);
-    if (typeof ev.dpn !== 'string') {
+    if (!isPositionEvent(ev)) {
       list.append(h('li', { class: 'history-row note', dataset: { index: String(i) } },
         h('span', { class: 'num' }), h('span', { class: 'sentence', text: sentence })));
       return;
     }
     const who = ev.kind === 'turn' ? ev.player : ev.kind === 'resign' ? ev.player : null;
-    const label = ev.kind === 'turn' ? ev.turn : ev.kind === 'resign' ? t('game.resigns_short') : t('game.draw_short');
-    list.append(h('li', { class: ['history-row', ev.kind], dataset: { index: String(i) } },
+    const label = ev.kind === 'turn' ? ev.turn : ev.kind === 'resign' ? t('game.resigns_short')
+      : ev.kind === 'taken_back' ? t('takeback.short') : t('game.draw_short');
+    list.append(h('li', { class: ['history-row', ev.kind, undone.has(ev.v) ? 'undone' : ''], dataset: { index: String(i) } },
       h('button', {
         type: 'button', class: 'history-btn',
         'aria-current': selected === i ? (live ? 'step' : 'true') : null,
