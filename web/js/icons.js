@@ -11,6 +11,7 @@ const PATHS = {
   next: 'M7 5v14l10.5-7z',
   last: 'M15.5 5H18v14h-2.5zM5 5v14l9.5-7z',
   rotate: 'M12 4a8 8 0 1 1-7.4 5H2l3.5-4.5L9 9H6.8A6 6 0 1 0 12 6z',
+  bot: 'M11 1.5h2V5h4.5A2.5 2.5 0 0 1 20 7.5v9a2.5 2.5 0 0 1-2.5 2.5h-11A2.5 2.5 0 0 1 4 16.5v-9A2.5 2.5 0 0 1 6.5 5H11zM9 9.5a2 2 0 1 0 0 4 2 2 0 0 0 0-4zm6 0a2 2 0 1 0 0 4 2 2 0 0 0 0-4zM8 20.5h8V23H8zM1 9h2v6H1zm20 0h2v6h-2z',
 };
 
 /**
@@ -27,6 +28,7 @@ export function icon(name, size = 18) {
   const path = document.createElementNS(NS, 'path');
   path.setAttribute('d', PATHS[name]);
   path.setAttribute('fill', 'currentColor');
+  path.setAttribute('fill-rule', 'evenodd');
   svg.append(path);
   return svg;
 }

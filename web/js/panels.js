@@ -7,6 +7,7 @@ import { armySwatch, eyeIcon } from './pieces.js';
 import { ARMIES, MAZE, ROLE_NAMES } from './dpn.js';
 import { pieceName } from './narrate.js';
 import { armiesOf, comingTurns, controllerOf, rulerOf } from './model.js';
+import { icon } from './icons.js';
 
 const CROWN = '♛';
 
@@ -51,12 +52,24 @@ export function hostageArmy(pos) {
 }
 
 /**
- * A player for sentences: "Red (Ann)", or "Red" for a seat without a name.
+ * A player for sentences: "Red (Ann)", "Red (bot)" for a bot's seat without a name, or "Red".
  * @param {any} g @param {string} player
  */
 export function who(g, player) {
   const s = g.seats.find((/** @type {any} */ x) => x.player === player);
-  return s && s.name ? `${t(`player.${player}`)} (${s.name})` : t(`player.${player}`);
+  if (s && s.name) return `${t(`player.${player}`)} (${s.name})`;
+  if (s && s.bot) return `${t(`player.${player}`)} (${t('game.bot_short')})`;
+  return t(`player.${player}`);
+}
+
+/**
+ * A bot level for people ("easy", "facile"…).
+ * @param {string} level
+ */
+export function botLevelName(level) {
+  const key = `game.bot_levels.${level}`;
+  const name = t(key);
+  return name === key ? level : name;
 }
 
 /**
@@ -76,8 +89,9 @@ export function playerChip(g, player, o = {}) {
 /**
  * The banner above the board: whose turn, bonus turns, the turns to come.
  * @param {any} g @param {string | null} me
+ * @param {Node | null} [extra]  shown beside whose turn it is (the game page's clock)
  */
-export function turnBanner(g, me) {
+export function turnBanner(g, me, extra = null) {
   const ruler = rulerOf(g);
   if (g.result) return h('div', { class: 'turn-banner over' });
   const toMove = g.to_move;
@@ -87,7 +101,8 @@ export function turnBanner(g, me) {
     h('div', { class: 'turn-now' },
       toMove ? armySwatch(toMove, 22) : null,
       h('strong', { class: 'turn-title', text: mine ? t('game.your_turn') : toMove ? t('game.to_move', { who: who(g, toMove) }) : '' }),
-      g.bonus > 0 ? h('span', { class: 'tag tag-bonus', text: `${CROWN} ${t('game.bonus_turn')}` }) : null),
+      g.bonus > 0 ? h('span', { class: 'tag tag-bonus', text: `${CROWN} ${t('game.bonus_turn')}` }) : null,
+      extra),
     h('div', { class: 'turn-next' },
       h('span', { class: 'muted', text: t('game.next') }),
       h('ol', { class: 'order', 'aria-label': t('game.order') },
@@ -101,10 +116,14 @@ export function turnBanner(g, me) {
 }
 
 /**
- * The players panel.
+ * The players panel. A seat played by a bot says so, with the bot's level.
  * @param {any} g @param {string | null} me
+ * @param {{online?: boolean, extra?: (seat: any) => (Node | null)}} [o]  `online: false` while the
+ *   viewer's own connection is down, so nobody's connection is known (the dots go grey);
+ *   `extra` adds to a seat's row (the game page's clocks and absences)
  */
-export function playersPanel(g, me) {
+export function playersPanel(g, me, o = {}) {
+  const online = o.online !== false;
   const ruler = rulerOf(g);
   const rankOf = (/** @type {string} */ p) => {
     let rank = 1;
@@ -118,17 +137,26 @@ export function playersPanel(g, me) {
     const alive = s.alive !== false;
     const controls = armiesOf(g, s.player).filter((a) => a !== s.player);
     const rank = g.result ? rankOf(s.player) : null;
-    return h('li', { class: ['player', `army-${s.player}`, alive ? 'alive' : 'out', s.player === me ? 'me' : ''], dataset: { player: s.player } },
-      h('span', {
-        class: ['conn', s.connected ? 'on' : 'off'],
-        title: s.connected ? t('game.connected') : t('game.not_connected'),
-        role: 'img', 'aria-label': s.connected ? t('game.connected') : t('game.not_connected'),
-      }),
+    const bot = s.bot ? botLevelName(s.bot) : null;
+    const connText = bot ? t('game.played_by_bot', { level: bot })
+      : !online ? t('game.conn_unknown') : s.connected ? t('game.connected') : t('game.not_connected');
+    const name = s.name || (bot ? t('game.bot_name', { level: bot }) : s.claimed ? t(`player.${s.player}`) : t('game.free_seat'));
+    return h('li', {
+      class: ['player', `army-${s.player}`, alive ? 'alive' : 'out', s.player === me ? 'me' : '', bot ? 'bot' : ''],
+      dataset: s.bot ? { player: s.player, bot: s.bot } : { player: s.player },
+    },
+      bot ? h('span', { class: 'conn bot', title: connText, role: 'img', 'aria-label': connText }, icon('bot', 14))
+        : h('span', {
+          class: ['conn', !online ? 'unknown' : s.connected ? 'on' : 'off'],
+          title: connText, role: 'img', 'aria-label': connText,
+        }),
       armySwatch(s.player, 18),
       h('span', { class: 'player-name' },
-        h('strong', { text: s.name || (s.claimed ? t(`player.${s.player}`) : t('game.free_seat')) }),
+        h('strong', { text: name }),
         h('small', { class: 'muted', text: t(`player.${s.player}`) + (s.player === me ? ` · ${t('game.you_short')}` : '') })),
       h('span', { class: 'player-state' },
+        bot ? h('span', { class: 'tag tag-bot', text: s.name ? t('game.bot_plays', { level: bot }) : t('game.bot_tag', { level: bot }) }) : null,
+        o.extra ? o.extra(s) : null,
         ruler === s.player ? h('span', { class: 'tag tag-ruler', text: `${CROWN} ${t('game.ruler_tag')}` }) : null,
         !alive ? h('span', { class: 'tag tag-out', text: t('game.eliminated') }) : null,
         rank !== null ? h('span', { class: 'tag tag-rank', text: t('game.rank', { n: rank }) }) : null,
