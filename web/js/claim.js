@@ -9,15 +9,43 @@ import { errorText } from './errors.js';
 import { rememberName, savedName } from './prefs.js';
 
 /**
- * Shows the claim form at the top of `main`; calls `done` with the seat to play (or null to
- * watch) once the claim is settled.
+ * Opens an invite link (PROTOCOL §2, claim): a free seat asks for the name the others will see;
+ * a seat already claimed opens at once if this browser holds its token, else says who has it
+ * and offers to play it from here (the same person on another device: the link is the seat) or
+ * to watch. Calls `done` with the seat to play, or null to watch.
  * @param {HTMLElement} main
  * @param {string} id
- * @param {{player: string, token: string}} seat
+ * @param {{player: string, token: string}} invite  the link's seat and token
+ * @param {{player: string, token: string} | null} held  the seat this browser held before
  * @param {(seat: {player: string, token: string} | null) => void} done
  */
-export function showClaim(main, id, seat, done) {
-  const input = h('input', { type: 'text', id: 'claim-name', maxlength: '32', required: true, value: savedName(), autocomplete: 'nickname' });
+export function openInvite(main, id, invite, held, done) {
+  getGame(id).then((g) => {
+    const seat = (g.seats || []).find((/** @type {any} */ x) => x.player === invite.player);
+    if (!seat || !seat.claimed) {
+      showClaim(main, id, invite, seat && seat.name ? seat.name : '', done);
+    } else if (held && held.player === invite.player) {
+      // Claimed from this browser already (with this token, or with the newer one an open
+      // game's claim gave): keep what we hold.
+      done(held);
+    } else {
+      showTaken(main, invite, seat.name || '', done);
+    }
+  }).catch((/** @type {any} */ err) => {
+    // No such game: the page says so. Otherwise ask for the name; the claim will tell.
+    if (err && (err.code === 'not_found' || err.code === 'bad_request')) done(null);
+    else showClaim(main, id, invite, '', done);
+  });
+}
+
+/**
+ * The claim form: the name to play under.
+ * @param {HTMLElement} main @param {string} id @param {{player: string, token: string}} seat
+ * @param {string} preset  the name the creator gave the seat, if any
+ * @param {(seat: {player: string, token: string} | null) => void} done
+ */
+function showClaim(main, id, seat, preset, done) {
+  const input = h('input', { type: 'text', id: 'claim-name', maxlength: '32', required: true, value: savedName() || preset, autocomplete: 'nickname' });
   const form = h('form', {
     class: 'card claim', 'aria-labelledby': 'claim-title',
     onsubmit: async (/** @type {Event} */ e) => {
@@ -29,18 +57,25 @@ export function showClaim(main, id, seat, done) {
       let result = seat;
       try {
         const res = await claimSeat(id, { name, token: seat.token });
-        if (res && res.token) {
-          result = { player: res.player || seat.player, token: res.token };
-          saveSeat(id, result);
-        }
+        result = res && res.token ? { player: res.player || seat.player, token: res.token } : seat;
+        saveSeat(id, result);
       } catch (err) {
         const code = /** @type {any} */ (err).code;
+        if (code === 'seat_taken') {
+          // Someone claimed it first: say who, instead of carrying on under a name nobody sees.
+          form.remove();
+          const g = await getGame(id).catch(() => null);
+          const taken = g && (g.seats || []).find((/** @type {any} */ x) => x.player === seat.player);
+          showTaken(main, seat, taken && taken.name ? taken.name : '', done);
+          return;
+        }
+        toast(errorText(err), 'error');
         if (code === 'bad_token' || code === 'not_found') {
           forgetSeat(id);
           result = null;
+        } else {
+          return;
         }
-        // seat_taken: this token may have claimed it already (a reopened link); the socket decides.
-        if (code !== 'seat_taken') toast(errorText(err), 'error');
       }
       form.remove();
       done(result);
@@ -52,9 +87,29 @@ export function showClaim(main, id, seat, done) {
   h('button', { type: 'submit', class: 'btn btn-primary btn-wide', text: t('claim.take') }));
   main.prepend(form);
   input.focus();
-  // The creator may have named this seat already: offer that name.
-  getGame(id).then((g) => {
-    const preset = (g.seats || []).find((/** @type {any} */ x) => x.player === seat.player);
-    if (preset && preset.name && !input.value) input.value = preset.name;
-  }).catch(() => { /* the socket will say what is wrong */ });
+}
+
+/**
+ * The seat is taken: by whom, and the choice to play it from here or to watch.
+ * @param {HTMLElement} main @param {{player: string, token: string}} seat @param {string} name
+ * @param {(seat: {player: string, token: string} | null) => void} done
+ */
+function showTaken(main, seat, name, done) {
+  const player = t(`player.${seat.player}`);
+  const shown = name || player;
+  const card = h('section', { class: 'card claim seat-taken', 'aria-labelledby': 'taken-title', role: 'alert' },
+    h('h1', { id: 'taken-title' }, armySwatch(seat.player, 24), h('span', { text: t('game.seat_taken_title', { player }) })),
+    h('p', { text: t('game.seat_taken_body', { name: shown }) }),
+    h('div', { class: 'action-row' },
+      h('button', {
+        type: 'button', class: 'btn btn-primary play-taken', text: t('game.play_as', { name: shown }),
+        onclick: () => { card.remove(); done(seat); },
+      }),
+      h('button', {
+        type: 'button', class: 'btn watch-taken', text: t('game.watch'),
+        onclick: () => { card.remove(); done(null); },
+      })));
+  main.prepend(card);
+  const first = card.querySelector('button');
+  if (first) first.focus();
 }
