@@ -125,3 +125,76 @@ export async function launchBrowserWith(extraArgs) {
   if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}`);
   return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extraArgs], headless: true });
 }
+
+/**
+ * A small seeded random number generator (mulberry32), so a test's random choices repeat.
+ * @param {number} seed
+ * @returns {() => number} numbers in [0, 1)
+ */
+export function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = a;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Waits until it is this page's turn (its legal turns shown on the board) or the game is over.
+ * @param {import('playwright-core').Page} page @param {number} [timeout]
+ * @returns {Promise<'turn' | 'over'>}
+ */
+export async function waitForTurnOrEnd(page, timeout = 30_000) {
+  const handle = await page.waitForFunction(() => {
+    if (document.querySelector('.game-over')) return 'over';
+    if (document.querySelector('.turn-banner.mine') && document.querySelector('.hit.clickable')) return 'turn';
+    return null;
+  }, null, { timeout, polling: 50 });
+  return /** @type {'turn' | 'over'} */ (await handle.jsonValue());
+}
+
+/**
+ * Enters some legal turn through the board as a person would: a random piece that can move, then
+ * a random square among those offered at each step, until the turn is complete; then sends it.
+ * Returns the turn text sent.
+ * @param {import('playwright-core').Page} page @param {() => number} random
+ */
+export async function playAnyTurn(page, random) {
+  /** @type {string[]} */
+  const clicked = [];
+  for (let step = 0; step < 8; step++) {
+    if (await page.locator('.send-turn').count()) break;
+    const squares = await page.$$eval('.hit.clickable', (els) => els.map((e) => e.getAttribute('data-square') || ''));
+    // Clicking a square chosen already would take the choice back: only new squares.
+    const offered = squares.filter((sq) => !clicked.includes(sq));
+    if (!offered.length) throw new Error(`nothing to choose after ${clicked.join(' ')}`);
+    const sq = offered[Math.floor(random() * offered.length)];
+    clicked.push(sq);
+    await page.click(`.hit[data-square="${sq}"]`);
+  }
+  const send = page.locator('.send-turn');
+  const label = (await send.innerText()).replace(/^\S+\s+/, '');
+  await send.click();
+  return label;
+}
+
+/**
+ * The serious and critical accessibility violations axe-core (from npm) finds in the page as it
+ * is now, one line each: rule, impact, element and what to fix.
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<string[]>}
+ */
+export async function seriousViolations(page) {
+  const { createRequire } = await import('node:module');
+  const axe = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+  await page.waitForTimeout(400); // animations and transitions settle
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axe });
+  const result = await page.evaluate(() => /** @type {any} */ (window).axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((/** @type {any} */ v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((/** @type {any} */ v) => v.nodes.map((/** @type {any} */ n) =>
+      `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary.split('\n').slice(1).join(' ')}`));
+}

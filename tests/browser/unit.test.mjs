@@ -16,6 +16,7 @@ import { normalizeGame, applyEvent, touchedSquares, travels, positions, comingTu
 import { parseInvite } from '../../web/js/protocol.js';
 import { gameFromWire, legalFromWire, stateFromWire } from '../../web/js/wire.js';
 import { displayCoords, squareAt } from '../../web/js/board.js';
+import { liveTimes, deadlineLeft, formatClock, durationParts, voteTarget, canAnswerVote, awayFor, canAskTakeback, canAnswerTakeback } from '../../web/js/game/table.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const webDir = join(here, '..', '..', 'web');
@@ -422,4 +423,87 @@ test('wire: protocol 2 compact forms expand to the client model', () => {
   const g = gameFromWire(golden('server_snapshot').game);
   assert.ok(Array.isArray(g.order) && g.order.every((/** @type {string} */ p) => 'rbyg'.includes(p)));
   assert.equal(typeof g.control, 'object');
+});
+
+// ---------------------------------------------------------------- the table (PROTOCOL §6)
+
+test('table: live clocks count down the running seat only, and never below zero', () => {
+  const clock = { kind: 'live', remaining_ms: { r: 60_000, b: 5_000, y: 0, g: 30_000 }, running: 'r', since: 1000, deadline: 61_000 };
+  assert.deepEqual(liveTimes(clock, 11_000), { r: 50_000, b: 5_000, y: 0, g: 30_000 });
+  assert.equal(liveTimes(clock, 90_000).r, 0);
+  assert.equal(liveTimes(null, 0), null);
+  assert.equal(deadlineLeft(clock, 11_000), 50_000);
+  assert.equal(deadlineLeft({ kind: 'correspondence', running: 'b', deadline: 5000 }, 2000), 3000);
+  assert.equal(deadlineLeft({ kind: 'live', running: null, deadline: null }, 0), null);
+  assert.equal(formatClock(600_000), '10:00');
+  assert.equal(formatClock(65_400), '1:05');
+  assert.equal(formatClock(3_723_000), '1:02:03');
+  assert.equal(formatClock(7_450), '7.4');
+  assert.equal(formatClock(-5), '0.0');
+  assert.deepEqual(durationParts(90_061_000), { unit: 'days', d: 1, h: 1, m: 1, s: 1 });
+  assert.equal(durationParts(59_000).unit, 'seconds');
+});
+
+/** A live game at the table: Red to move, Blue away since t = 0 (ms), grace 120 s. */
+function table(o = {}) {
+  const seat = (p, extra = {}) => ({ player: p, claimed: true, connected: true, alive: true, bot: null, away_since: null, ...extra });
+  return {
+    status: 'live', result: null, to_move: 'b', vote: null, takeback: null, absent_grace_s: 120, settings: { clock: null },
+    seats: [seat('r'), seat('b', { connected: false, away_since: new Date(0).toISOString() }), seat('y'), seat('g', { bot: 'easy' })],
+    turns: [{ v: 2, number: 1, player: 'r', turn: 'c7-c4' }], events: [],
+    ...o,
+  };
+}
+
+test('table: a vote on the player to move, once away past the grace period, by a person at the table', () => {
+  assert.equal(voteTarget(table(), 'r', 119_000), null, 'within the grace period');
+  assert.equal(voteTarget(table(), 'r', 120_000), 'b');
+  assert.equal(voteTarget(table(), 'b', 500_000), null, 'not on oneself');
+  assert.equal(voteTarget(table(), null, 500_000), null, 'spectators do not vote');
+  assert.equal(voteTarget(table(), 'g', 500_000), null, 'a bot does not vote');
+  assert.equal(voteTarget(table({ to_move: 'y' }), 'r', 500_000), null, 'only on the player to move');
+  assert.equal(voteTarget(table({ vote: { by: 'y' } }), 'r', 500_000), null, 'one vote at a time');
+  assert.equal(voteTarget(table({ settings: { clock: { per_turn_s: 3600 } } }), 'r', 500_000), null, 'correspondence: the deadline decides');
+  const v = { by: 'r', target: 'b', action: 'bot', voters: ['r', 'y'], yes: ['r'], no: [] };
+  assert.equal(canAnswerVote(table({ vote: v }), 'y'), true);
+  assert.equal(canAnswerVote(table({ vote: v }), 'r'), false, 'the author voted');
+  assert.equal(canAnswerVote(table({ vote: v }), 'g'), false, 'not a voter');
+  assert.equal(awayFor(table().seats[1], 3000), 3000);
+  assert.equal(awayFor(table().seats[3], 3000), null, 'a bot is never away');
+});
+
+test('table: a takeback is one\'s own last turn (passes after it aside), answered by the other people', () => {
+  assert.equal(canAskTakeback(table(), 'r'), true);
+  assert.equal(canAskTakeback(table(), 'y'), false, 'not your turn to take back');
+  const passed = table({ turns: [{ v: 2, number: 1, player: 'r', turn: 'c7-c4' }, { v: 3, number: 2, player: 'b', turn: 'pass' }] });
+  assert.equal(canAskTakeback(passed, 'r'), true, 'the passes it forced go with it');
+  assert.equal(canAskTakeback(table({ events: [{ v: 3, kind: 'resign', player: 'y' }] }), 'r'), false, 'a resignation since');
+  assert.equal(canAskTakeback(table({ takeback: { by: 'r', accepted: [] } }), 'r'), false, 'already asked');
+  const asked = table({ takeback: { by: 'r', accepted: ['y'] } });
+  assert.equal(canAnswerTakeback(asked, 'b'), true);
+  assert.equal(canAnswerTakeback(asked, 'y'), false, 'agreed already');
+  assert.equal(canAnswerTakeback(asked, 'r'), false, 'its author');
+  assert.equal(canAnswerTakeback(asked, 'g'), false, 'bots agree by themselves');
+});
+
+test('narrate: the game\'s life beyond the rules reads as sentences in every language', () => {
+  const events = [
+    { kind: 'started' }, { kind: 'seat_to_bot', player: 'r', level: 'hard', reason: 'timeout' },
+    { kind: 'seat_to_bot', player: 'b', level: 'easy', reason: 'vote' }, { kind: 'seat_to_bot', player: 'y', level: 'medium', reason: 'creator' },
+    { kind: 'seat_to_human', player: 'r' }, { kind: 'vote_opened', by: 'b', target: 'r', action: 'bot', level: 'medium', voters: ['b', 'y'] },
+    { kind: 'vote_opened', by: 'b', target: 'r', action: 'resign', voters: ['b'] }, { kind: 'vote_cast', by: 'y', yes: true },
+    { kind: 'vote_cast', by: 'y', yes: false }, { kind: 'vote_closed', passed: true }, { kind: 'vote_closed', passed: false },
+    { kind: 'takeback_requested', by: 'r' }, { kind: 'takeback_answered', by: 'b', yes: true }, { kind: 'takeback_answered', by: 'b', yes: false },
+    { kind: 'taken_back', player: 'r', undone: [2] }, { kind: 'timeout', player: 'g' },
+    { kind: 'paused', from: 1000, until: 31_000 }, { kind: 'paused', from: 0, until: 600_000 }, { kind: 'cancelled', reason: 'creator' },
+  ];
+  for (const lang of ['en', 'fr', 'it']) {
+    const tr = makeTranslator(dicts[lang], dicts.en);
+    for (const ev of events) {
+      const s = narrate(tr, ev);
+      assert.ok(!/[{}]|^(game|vote|clock|takeback)\.|_/.test(s) && s.length > 8, `${lang} ${ev.kind}: ${s}`);
+    }
+  }
+  assert.equal(narrate(en, events[1]), 'Red ran out of time: a bot (hard) plays the seat from now on.');
+  assert.equal(narrate(en, events[16]), 'The server was away for 30 s: the clocks were stopped, nobody lost time.');
 });
