@@ -132,10 +132,9 @@ test('a person plays a whole game against three bots through the board', { timeo
 
   // The bots are shown as bots, with their level, in the players panel.
   for (const p of ['b', 'y', 'g']) {
-    await page.locator(`.player[data-player="${p}"][data-bot="easy"] .tag-bot`, { hasText: 'Bot · easy' }).waitFor();
+    await page.locator(`.player[data-player="${p}"][data-bot="easy"] .player-name strong`, { hasText: 'Bot (easy)' }).waitFor();
     await page.locator(`.player[data-player="${p}"] .conn.bot[aria-label="Played by a bot (easy)"]`).waitFor();
   }
-  await page.locator('.player[data-player="b"] .player-name strong', { hasText: 'Bot (easy)' }).waitFor();
 
   // Notifications: asked for from a button, never on load.
   assert.equal(await page.evaluate(() => /** @type {any} */ (window).__asked), 0, 'no permission asked on load');

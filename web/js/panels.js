@@ -155,7 +155,8 @@ export function playersPanel(g, me, o = {}) {
         h('strong', { text: name }),
         h('small', { class: 'muted', text: t(`player.${s.player}`) + (s.player === me ? ` · ${t('game.you_short')}` : '') })),
       h('span', { class: 'player-state' },
-        bot ? h('span', { class: 'tag tag-bot', text: s.name ? t('game.bot_plays', { level: bot }) : t('game.bot_tag', { level: bot }) }) : null,
+        // A bot's own seat is named after it ("Bot (easy)"); a person's seat says who plays it now.
+        bot && s.name ? h('span', { class: 'tag tag-bot', text: t('game.bot_plays', { level: bot }) }) : null,
         o.extra ? o.extra(s) : null,
         ruler === s.player ? h('span', { class: 'tag tag-ruler', text: `${CROWN} ${t('game.ruler_tag')}` }) : null,
         !alive ? h('span', { class: 'tag tag-out', text: t('game.eliminated') }) : null,
