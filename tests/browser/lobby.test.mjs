@@ -129,14 +129,16 @@ test('"Play against 3 bots" opens a live game in which the bots move', { timeout
   assert.deepEqual(game.seats.map((/** @type {any} */ s) => s.bot ?? null), [null, 'medium', 'medium', 'medium']);
   assert.equal(game.seats[0].name, 'Guest');
 
-  // Red moves; then the three bots do, and the board shows their moves.
+  // Red moves; then the three bots do, and the board shows their moves. (The bots may answer
+  // before the page shows Red's move: compare with the start, and count the turns.)
+  const start = await pieceSquares(page);
   for (const sq of ['c7', 'c4']) await page.click(`[data-square="${sq}"]`);
   await page.click('.send-turn');
-  await page.locator('.history-row.turn code.notation', { hasText: 'c7-c4' }).waitFor();
-  const afterRed = await pieceSquares(page);
+  await page.locator('.history-row.turn code.notation', { hasText: 'c7-c4' }).waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelectorAll('.history-row.turn').length >= 4, null, { timeout: 45_000 });
   await page.locator('.turn-banner.mine').waitFor({ timeout: 45_000 });
-  assert.ok(await page.locator('.history-row.turn').count() >= 4, 'three bot turns follow Red\'s');
-  assert.notEqual(await pieceSquares(page), afterRed, 'the bots\' moves are on the board');
+  const now = await pieceSquares(page);
+  assert.notEqual(now, start, 'the moves are on the board');
   await page.waitForTimeout(500);
   await page.screenshot({ path: shotPath('lobby-bots-game.png') });
   assert.deepEqual(errors, []);
@@ -155,6 +157,11 @@ test('the creator re-invites a seat, gives one to a bot and cancels the game fro
   const old = await inviteOf(page, 'r');
   await page.click('.seat-row[data-player="r"] .reinvite');
   await page.locator('.toast', { hasText: 'New link for Red' }).waitFor();
+  // The toast may come before the link field is redrawn.
+  await page.waitForFunction((o) => {
+    const input = /** @type {HTMLInputElement | null} */ (document.querySelector('.invite[data-player="r"] input'));
+    return input !== null && input.value !== o;
+  }, old);
   const fresh = await inviteOf(page, 'r');
   assert.notEqual(fresh, old);
   await assert.rejects(api(server.base, `/api/games/${id}/seats`, { name: 'Eve', token: tokenOf(old) }), /403/);
