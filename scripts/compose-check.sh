@@ -98,8 +98,9 @@ step "the server's environment, from the compose config"
 echo "building the release server and the smoke client (reused when up to date)"
 timeout 3600 cargo build --release --quiet -p djambi-server --bins --examples ||
   fail "cargo build failed"
-SERVER="$ROOT/target/release/djambi-server"
-SMOKE="$ROOT/target/release/examples/smoke"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+SERVER="$TARGET/release/djambi-server"
+SMOKE="$TARGET/release/examples/smoke"
 
 # The placeholder password of .env.example is refused at start, with a clear message.
 if placeholder_out=$(DATABASE_URL="postgres://djambi:$PLACEHOLDER@127.0.0.1:1/djambi" \
