@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use djambi_server::protocol::expand_legal;
 use serde_json::{Value, json};
 
 use crate::client::{self, As, Next};
@@ -133,8 +134,10 @@ async fn play_seat(who: As, id: &str, token: &str, seed: u64, timings: &Timings)
         &json!({"type": "hello", "protocol": 2, "token": token}),
     )
     .await;
-    let mut me = None;
-    let mut state = Value::Null;
+    // The version seen last, and the legal turns the server sent this seat for it (protocol 2
+    // sends them to the seat to move only, after the event that gave it the turn).
+    let mut v = 0;
+    let mut legal: Option<(u64, Vec<String>)> = None;
     let mut pending: Option<(u64, Instant)> = None;
     let mut ack = seed * 1_000_000;
     let mut pick = seed;
@@ -151,10 +154,20 @@ async fn play_seat(who: As, id: &str, token: &str, seed: u64, timings: &Timings)
         };
         match m["type"].as_str() {
             Some("snapshot") => {
-                me = m["you"]["player"].as_str().map(str::to_string);
-                state = m["game"].clone();
+                v = m["v"].as_u64().unwrap_or(0);
+                if !m["game"]["result"].is_null() {
+                    return;
+                }
             }
-            Some("event") if m["event"].get("legal").is_some() => state = m["event"].clone(),
+            Some("event") => {
+                v = m["v"].as_u64().unwrap_or(v);
+                if !m["event"]["result"].is_null() {
+                    return;
+                }
+            }
+            Some("legal") => {
+                legal = Some((m["v"].as_u64().unwrap_or(0), expand_legal(&m["turns"])))
+            }
             Some("ack") => {
                 if let Some((_, sent)) = pending.take_if(|(a, _)| m["ack"] == *a) {
                     let phase = timings.phase.load(Relaxed);
@@ -167,27 +180,21 @@ async fn play_seat(who: As, id: &str, token: &str, seed: u64, timings: &Timings)
             }
             _ => {}
         }
-        if !state["result"].is_null() {
-            return;
-        }
-        if state["to_move"].as_str() != me.as_deref() || pending.is_some() {
+        if pending.is_some() {
             continue;
         }
-        let Some(legal) = state["legal"].as_object().filter(|l| !l.is_empty()) else {
+        let Some(turns) = legal
+            .take_if(|(at, turns)| *at == v && !turns.is_empty())
+            .map(|(_, turns)| turns)
+        else {
             continue;
         };
         // A deterministic spread of choices, no randomness needed.
         pick = pick
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        let keys: Vec<&String> = legal.keys().collect();
-        let key = keys[(pick >> 33) as usize % keys.len()];
-        let suffixes = legal[key].as_array().unwrap();
-        let suffix = suffixes[(pick >> 17) as usize % suffixes.len()]
-            .as_str()
-            .unwrap();
+        let turn = turns[(pick >> 33) as usize % turns.len()].clone();
         ack += 1;
-        let turn = format!("{key}{suffix}");
         // People think: a move every THINK at most per seat (well inside the server's frame
         // rate, which a seat that plays bonus turns back to back would otherwise exceed).
         tokio::time::sleep(THINK).await;
