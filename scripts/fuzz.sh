@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the fuzz targets of fuzz/ (docs/FUZZING.md) one after the other, each for N inputs,
-# under `nice -n 19` and as one libFuzzer job, and prints per target the inputs run, the time
-# and the executions per second. Needs a nightly toolchain and cargo-fuzz
+# under `nice -n 19` and as one libFuzzer job, and prints per target the inputs run, the time,
+# the executions per second, the edges covered, the inputs this run added to the working corpus
+# and that corpus's size. Needs a nightly toolchain and cargo-fuzz
 # (`cargo install cargo-fuzz`).
 #
 #   scripts/fuzz.sh [--runs N] [target...]      N defaults to 10000000; targets to all five
@@ -13,7 +14,8 @@
 # A crash stops that target, leaves its input in fuzz/artifacts/<target>/, and makes the script
 # exit 1 after the other targets have run.
 set -euo pipefail
-cd "$(dirname "$0")/../fuzz"
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+cd "$(dirname "$self")/../fuzz"
 
 runs=10000000
 targets=()
@@ -21,7 +23,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --runs) runs=${2:?--runs needs a number}; shift 2 ;;
     --runs=*) runs=${1#--runs=}; shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$self"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -45,7 +47,7 @@ for t in "${targets[@]}"; do max_len "$t" >/dev/null; done
 
 nice -n 19 cargo +nightly fuzz build >&2
 failed=0
-printf '%-13s %12s %9s %10s %7s %7s\n' target inputs seconds exec/s cov corpus
+printf '%-13s %12s %9s %10s %7s %7s %7s\n' target inputs seconds exec/s cov new corpus
 for t in "${targets[@]}"; do
   mkdir -p "work/$t"
   log="work/$t.log"
@@ -63,9 +65,10 @@ for t in "${targets[@]}"; do
   # Runs under a second report 0 exec/s.
   [ "${speed:-0}" != 0 ] || [ "${seconds:-0}" = 0 ] || speed=$((inputs / seconds))
   cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
+  new=$(sed -nE 's/^stat::new_units_added: *([0-9]+)/\1/p' "$log" | tail -1)
   corpus=$(find "work/$t" -type f | wc -l)
-  printf '%-13s %12s %9s %10s %7s %7s\n' "$t" "${inputs:-?}" "${seconds:-?}" "${speed:-?}" \
-    "${cov:-?}" "$corpus"
+  printf '%-13s %12s %9s %10s %7s %7s %7s\n' "$t" "${inputs:-?}" "${seconds:-?}" "${speed:-?}" \
+    "${cov:-?}" "${new:-?}" "$corpus"
   if [ "$status" -ne 0 ]; then
     failed=1
     echo "$t: libFuzzer exited with $status; see fuzz/$log and fuzz/artifacts/$t/" >&2
