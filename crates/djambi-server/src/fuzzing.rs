@@ -12,7 +12,6 @@ use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use djambi_core::{Army, ArmySet, Position};
-use djambi_engine::Level;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use uuid::Uuid;
@@ -21,12 +20,11 @@ use crate::game::command::{Table, consequences, decide};
 use crate::game::state::{GameState, Seat};
 use crate::game::text::{TextError, chat_text, display_name};
 use crate::game::{Action, Limits, NewGame, Role};
-use crate::protocol::client::VoteKind;
 use crate::protocol::http::{ClaimSeat, CreateGame, ListQuery, SeatBot};
-use crate::protocol::lifecycle::VoteAction;
 use crate::protocol::{ClientMessage, ErrorCode, GameStatus};
 use crate::store::EventKind;
 use crate::token::TokenHash;
+use crate::ws::inbound::action;
 use crate::ws::{MAX_ACK, parse_frame};
 
 /// The largest client frame answered: the default of `--max-message-bytes`.
@@ -86,7 +84,7 @@ pub fn client_frame(data: &[u8]) {
         }
         _ => {}
     }
-    let Some((ack, action)) = action_of(message.clone()) else {
+    let Some((ack, action)) = action(message.clone()) else {
         return;
     };
     assert_eq!(Some(ack), message.ack());
@@ -99,38 +97,6 @@ pub fn client_frame(data: &[u8]) {
             check_decision(state, role, &action);
         }
     }
-}
-
-/// The command a message carries, as the socket forwards it to the game. The same mapping as
-/// the socket's own (`ws::inbound::action`, private to the socket layer).
-fn action_of(message: ClientMessage) -> Option<(u64, Action)> {
-    use ClientMessage as M;
-    Some(match message {
-        M::Move { ack, turn } => (ack, Action::Move(turn)),
-        M::Resign { ack } => (ack, Action::Resign),
-        M::OfferDraw { ack } => (ack, Action::OfferDraw),
-        M::AcceptDraw { ack } => (ack, Action::AcceptDraw),
-        M::DeclineDraw { ack } => (ack, Action::DeclineDraw),
-        M::Chat { ack, text } => (ack, Action::Chat(text)),
-        M::Whisper { ack, to, text } => (ack, Action::Whisper(to, text)),
-        M::Reclaim { ack } => (ack, Action::Reclaim),
-        M::Vote {
-            ack,
-            target,
-            action,
-            level,
-        } => {
-            let action = match action {
-                VoteKind::Bot => VoteAction::Bot(level.map_or(Level::Medium, |l| l.0)),
-                VoteKind::Resign => VoteAction::Resign,
-            };
-            (ack, Action::Vote(target, action))
-        }
-        M::VoteAnswer { ack, yes } => (ack, Action::VoteAnswer(yes)),
-        M::Takeback { ack } => (ack, Action::Takeback),
-        M::TakebackAnswer { ack, yes } => (ack, Action::TakebackAnswer(yes)),
-        M::Hello { .. } | M::Sync { .. } | M::Ping => return None,
-    })
 }
 
 /// `decide` refuses the command, or makes an event that applies to the game (the actor applies
