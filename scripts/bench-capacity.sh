@@ -3,10 +3,12 @@
 # event to thousands of spectators, memory per live game. The server is pinned to core 0, the
 # client to core 1; each scenario gets a fresh server on a fresh SQLite file.
 #
-#   scripts/bench-capacity.sh [runs]
+#   scripts/bench-capacity.sh [runs] [idle|fanout|games ...]   (default: all three)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
+shift $(( $# >= 1 ? 1 : 0 ))
+only=" ${*:-idle fanout games} "
 cargo build --release -q -p djambi-server --bin djambi-server --example capacity
 port=${DJAMBI_BENCH_PORT:-18081}
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
@@ -33,7 +35,8 @@ scenario() {
 }
 for run in $(seq 1 "$runs"); do
   echo "--- run $run of $runs"
-  scenario idle --sockets 10000
-  scenario fanout --spectators 5000 --moves 100 --pace-ms 250
-  scenario games --games 1000 --turns 8
+  [[ $only == *" idle "* ]] && scenario idle --sockets 10000
+  [[ $only == *" fanout "* ]] && scenario fanout --spectators 5000 --moves 100 --pace-ms 250
+  [[ $only == *" games "* ]] && scenario games --games 1000 --turns 8
+  true
 done
