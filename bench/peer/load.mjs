@@ -203,6 +203,12 @@ function cpuTicks(pid) {
   return Number(fields[11]) + Number(fields[12]); // utime + stime
 }
 
+// Busy ticks of the whole machine (all cores): everything but idle and iowait.
+function machineBusyTicks() {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return f.reduce((a, b) => a + b, 0) - f[3] - f[4] - (f[8] ?? 0) - (f[9] ?? 0); // minus guest (in user)
+}
+
 function statusKiB(pid, key) {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
@@ -227,12 +233,14 @@ const before = await serverStats();
 const dbBefore = await dbMoves();
 const pid = serverPid ?? before.pid;
 const cpuBefore = cpuTicks(pid);
+const busyBefore = machineBusyTicks();
 const selfBefore = process.cpuUsage();
 const started = performance.now();
 const deadline = Date.now() + seconds * 1000;
 await Promise.all(Array.from({ length: games }, (_, slot) => runSlot(slot, deadline)));
 const took = (performance.now() - started) / 1000;
 const cpuAfter = cpuTicks(pid);
+const busyAfter = machineBusyTicks();
 const self = process.cpuUsage(selfBefore);
 const after = await serverStats();
 const dbAfter = await dbMoves();
@@ -266,6 +274,10 @@ const result = {
   bytes_per_update_to_spectator: Math.round(stats.spectatorBytes / Math.max(1, stats.spectatorEvents)),
   bytes_per_update_to_player: Math.round(stats.playerBytes / Math.max(1, stats.playerEvents)),
   loadgen_cpu_share: r2((self.user + self.system) / 1e6 / took),
+  // CPU the rest of the machine used meanwhile, in cores (Postgres included, when used).
+  others_cpu_share: r2(
+    ((busyAfter - busyBefore) / clkTck - serverCpuS - (self.user + self.system) / 1e6) / took,
+  ),
   node: process.version,
 };
 console.log(
@@ -274,7 +286,8 @@ console.log(
     `p99 ${result.latency_ms.p99} ms; server CPU ${result.server_cpu_s} s = ` +
     `${result.server_cpu_us_per_move} µs per committed move (${Math.round(result.server_cpu_share * 100)} % of a core); ` +
     `${result.bytes_per_update_to_spectator} B per update to a spectator; ` +
-    `${result.matches_finished} matches finished; load generator ${Math.round(result.loadgen_cpu_share * 100)} % of a core`,
+    `${result.matches_finished} matches finished; load generator ${Math.round(result.loadgen_cpu_share * 100)} % ` +
+    `of a core, everything else ${Math.round(result.others_cpu_share * 100)} %`,
 );
 console.log(JSON.stringify(result));
 process.exit(0);
