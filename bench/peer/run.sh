@@ -14,9 +14,10 @@
 # and stops by itself (the load after SECONDS_PER_RUN, with a hard timeout behind it).
 set -euo pipefail
 cd "$(dirname "$0")"
-stores=${1:-both}
-runs=${2:-1}
-shift $(( $# >= 2 ? 2 : $# ))
+stores=both
+runs=1
+[ $# -gt 0 ] && [ "$1" != "--" ] && { stores=$1; shift; }
+[ $# -gt 0 ] && [ "$1" != "--" ] && { runs=$1; shift; }
 [ "${1:-}" = "--" ] && shift
 case $stores in
   both) stores="memory postgres" ;;
