@@ -219,6 +219,22 @@ pub struct Config {
     /// Seconds to wait for in-flight work when shutting down.
     #[arg(long, env = "DJAMBI_SHUTDOWN_SECS", default_value_t = 10)]
     pub shutdown_secs: u64,
+
+    /// NATS server URL (`nats://HOST:4222`, credentials as `nats://USER:PASSWORD@HOST:4222`):
+    /// run as one node of several over the same Postgres database (docs/SCALING.md). Without
+    /// it the server is alone and needs no broker.
+    #[arg(long, env = "DJAMBI_NATS_URL")]
+    pub nats: Option<String>,
+
+    /// This node's name in the cluster (default: the host name); each start adds its own
+    /// suffix, so a restarted node is a new one to the others.
+    #[arg(long, env = "DJAMBI_NODE_NAME")]
+    pub node_name: Option<String>,
+
+    /// Seconds a node's lease lasts (with `--nats`): a node that cannot renew it for this long
+    /// stops running its games, and the other nodes take them over once it has expired.
+    #[arg(long, env = "DJAMBI_LEASE_SECS", default_value_t = 5)]
+    pub lease_secs: u64,
 }
 
 /// The database password `.env.example` ships with, which must be changed.
@@ -281,6 +297,11 @@ impl Config {
         Duration::from_secs(self.shutdown_secs)
     }
 
+    /// A node's lease (with `--nats`).
+    pub fn lease(&self) -> Duration {
+        Duration::from_secs(self.lease_secs.max(1))
+    }
+
     /// Refuses settings that cannot be meant: the database password still the placeholder of
     /// `.env.example` (a server must not run with a published password).
     pub fn check(&self) -> Result<(), String> {
@@ -290,6 +311,16 @@ impl Config {
             .and_then(|(_, rest)| rest.split_once('@'))
             .and_then(|(credentials, _)| credentials.split_once(':'))
             .map(|(_, password)| password);
+        if self.nats.is_some() && !self.database_url.starts_with("postgres") {
+            return Err(
+                "--nats (several nodes) needs a Postgres database shared by the nodes: set \
+                 --database-url postgres://…"
+                    .into(),
+            );
+        }
+        if self.nats.is_some() && self.lease_secs < 1 {
+            return Err("--lease-secs: at least 1".into());
+        }
         if password.is_some_and(|p| p == PLACEHOLDER_PASSWORD || p.starts_with("change-me")) {
             return Err(format!(
                 "the database password is still the placeholder of .env.example ({PLACEHOLDER_PASSWORD}): \
@@ -394,6 +425,20 @@ mod tests {
         ]);
         assert!(c.check().is_ok());
         assert!(Config::parse_from(["djambi-server"]).check().is_ok());
+    }
+
+    #[test]
+    fn several_nodes_need_postgres() {
+        let c = Config::parse_from(["djambi-server", "--nats", "nats://127.0.0.1:4222"]);
+        assert!(c.check().unwrap_err().contains("Postgres"));
+        let c = Config::parse_from([
+            "djambi-server",
+            "--nats",
+            "nats://127.0.0.1:4222",
+            "--database-url",
+            "postgres://postgres@127.0.0.1/djambi",
+        ]);
+        assert!(c.check().is_ok());
     }
 
     #[test]

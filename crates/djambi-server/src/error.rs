@@ -93,6 +93,28 @@ impl AppError {
         }
     }
 
+    /// Rebuilds an error from its [`code`](AppError::code) and message, as another node
+    /// answered it (an unknown code is `internal`).
+    pub fn from_code(code: &str, message: String) -> AppError {
+        match code {
+            "bad_request" => AppError::BadRequest(message),
+            "too_large" => AppError::TooLarge,
+            "bad_token" => AppError::BadToken,
+            "not_found" => AppError::NotFound(message),
+            "method_not_allowed" => AppError::MethodNotAllowed,
+            "seat_taken" => AppError::SeatTaken(message),
+            "no_open_seat" => AppError::NoOpenSeat(message),
+            "started" => AppError::Started(message),
+            "invalid_record" => AppError::InvalidRecord(message),
+            "unavailable" => AppError::Unavailable(message),
+            "rate_limited" => AppError::RateLimited {
+                message,
+                retry_after: Duration::from_secs(1),
+            },
+            _ => AppError::Internal,
+        }
+    }
+
     /// The "no such game" error.
     pub fn no_game(id: impl std::fmt::Display) -> AppError {
         AppError::NotFound(format!("no game {id}"))

@@ -9,12 +9,14 @@
 //! - [`ws`]: the socket layer (parses client frames, filters what each connection sees);
 //! - [`game`]: one actor per live game, and the registry of games;
 //! - [`store`]: persistence (migrations, event log, batched commits);
+//! - [`cluster`]: several nodes over Postgres and NATS (`--nats`; docs/SCALING.md);
 //! - [`protocol`]: the message types, serde only.
 //!
 //! `main.rs` is thin: [`Config`] → tracing → [`AppState::new`] (store, migrations, restoring
 //! unfinished games) → [`serve`].
 
 pub mod clock;
+pub mod cluster;
 pub mod config;
 pub mod error;
 #[doc(hidden)]
@@ -42,14 +44,32 @@ use tower_http::trace::TraceLayer;
 pub use config::{Config, LogFormat};
 pub use error::AppError;
 
+use crate::cluster::{Cluster, ClusterConfig, ClusterError, PRESENCE};
 use crate::game::bots::BotPool;
 use crate::game::history::History;
+use crate::game::remote::Remote;
+use crate::game::remote::digest::Digests;
+use crate::game::remote::mirror::Mirrors;
 use crate::game::{Limits, Registry, RegistryLimits};
 use crate::metrics::Metrics;
 use crate::net::budget::Allowance;
 use crate::net::{Budgets, ConnTracker, NetConfig};
-use crate::store::{Store, StoreError, StoreOptions};
+use crate::store::{Backend, Store, StoreError, StoreOptions};
 use crate::ws::WsContext;
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The database could not be opened or migrated.
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    /// The node could not join the cluster (`--nats`).
+    #[error("{0}")]
+    Cluster(#[from] ClusterError),
+    /// The configuration cannot run as it is.
+    #[error("{0}")]
+    Refused(String),
+}
 
 /// Everything the handlers share.
 #[derive(Clone)]
@@ -73,16 +93,26 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// Connects to the database, migrates it, and restores every unfinished game.
-    pub async fn new(config: Config) -> Result<AppState, StoreError> {
+    /// Connects to the database, migrates it, and restores every unfinished game; with
+    /// `--nats`, joins the other nodes instead (the games nobody runs are taken over by the
+    /// nodes' watchdogs).
+    pub async fn new(config: Config) -> Result<AppState, StartError> {
         let metrics = Arc::new(Metrics::default());
         let options = StoreOptions {
             max_connections: config.db_connections,
             commit_batch: config.commit_batch,
             connect_timeout: Duration::from_secs(config.db_timeout_secs.max(1)),
+            cluster_lease: config.nats.as_ref().map(|_| config.lease()),
         };
         let store = Store::connect(&config.database_url, &options, metrics.clone()).await?;
         store.migrate().await?;
+        let remote = match &config.nats {
+            Some(url) => Some(join_cluster(&config, url, &store, &metrics).await?),
+            None => {
+                alone_on(&store).await?;
+                None
+            }
+        };
         let limits = Limits {
             replay_memory: config.replay_memory,
             max_catchup: config.max_catchup,
@@ -100,7 +130,7 @@ impl AppState {
             absent_grace: Duration::from_secs(config.absent_grace_secs),
             min_turn_deadline: Duration::from_secs(config.min_turn_deadline_secs),
         };
-        let registry = Arc::new(Registry::new(
+        let registry = Registry::new(
             store.clone(),
             metrics.clone(),
             limits,
@@ -114,12 +144,26 @@ impl AppState {
                 config.bot_threads.unwrap_or_else(BotPool::default_threads),
                 config.bot_hash_mb.saturating_mul(1 << 20),
             ),
-        ));
-        // The server's downtime, if it was down: running clocks are paused for it.
-        let down_since = store.last_alive().await.ok().flatten();
-        match registry.restore_all(down_since).await {
-            Ok(n) => tracing::info!(games = n, "unfinished games restored"),
-            Err(e) => tracing::error!(error = %e, "could not list unfinished games"),
+        );
+        let registry = Arc::new(match remote.clone() {
+            Some(remote) => registry.with_remote(remote),
+            None => registry,
+        });
+        let first_conn = match &remote {
+            // Connection ids are unique over the cluster: the node's tag in the high bits.
+            Some(remote) => u64::from(remote.cluster.tag()) << 32 | 1,
+            None => 1,
+        };
+        if remote.is_some() {
+            tokio::spawn(crate::game::adopt_orphans(registry.clone()));
+            tokio::spawn(crate::game::stop_on_lease_loss(registry.clone()));
+        } else {
+            // The server's downtime, if it was down: running clocks are paused for it.
+            let down_since = store.last_alive().await.ok().flatten();
+            match registry.restore_all(down_since).await {
+                Ok(n) => tracing::info!(games = n, "unfinished games restored"),
+                Err(e) => tracing::error!(error = %e, "could not list unfinished games"),
+            }
         }
         let budgets = Arc::new(Budgets::new(config.budgets()));
         let ws = Arc::new(WsContext {
@@ -133,7 +177,7 @@ impl AppState {
             },
             write_timeout: Duration::from_secs(config.write_timeout_secs.max(1)),
             idle: Duration::from_secs(config.ws_idle_secs.max(3)),
-            next_conn: AtomicU64::new(1),
+            next_conn: AtomicU64::new(first_conn),
             tasks: TaskTracker::new(),
             closing: tokio_util::sync::CancellationToken::new(),
         });
@@ -149,6 +193,65 @@ impl AppState {
             history: Arc::new(History::new(history_threads())),
         })
     }
+}
+
+/// Joins the other nodes: NATS, the node's lease, and the presence digests of every game.
+async fn join_cluster(
+    config: &Config,
+    url: &str,
+    store: &Store,
+    metrics: &Arc<Metrics>,
+) -> Result<Arc<Remote>, StartError> {
+    let name = config.node_name.clone().unwrap_or_else(host_name);
+    let cluster = Cluster::start(
+        ClusterConfig {
+            nats_url: url.to_string(),
+            name,
+            lease: config.lease(),
+        },
+        store.clone(),
+        metrics.clone(),
+    )
+    .await?;
+    let digests = Arc::new(Digests::default());
+    let presence = cluster
+        .subscribe(PRESENCE.into())
+        .await
+        .map_err(|_| ClusterError::Nats("could not subscribe to the presence digests".into()))?;
+    tokio::spawn(digests.clone().listen(presence));
+    Ok(Arc::new(Remote {
+        mirrors: Mirrors::new(cluster.clone(), config.event_buffer),
+        cluster,
+        digests,
+    }))
+}
+
+/// A server without `--nats` must be alone on its database: nodes of a cluster running there
+/// would run the same games a second time.
+async fn alone_on(store: &Store) -> Result<(), StartError> {
+    if store.backend() != Backend::Postgres {
+        return Ok(());
+    }
+    let nodes = store.live_nodes().await?;
+    if nodes.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<&str> = nodes.iter().map(|(id, _)| id.as_str()).collect();
+    Err(StartError::Refused(format!(
+        "{} cluster node(s) run on this database ({}): a server without --nats would run their \
+         games a second time; start it with --nats to join them",
+        nodes.len(),
+        names.join(", ")
+    )))
+}
+
+/// This machine's name (a node's default name).
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "node".into())
 }
 
 /// Blocking threads that may rebuild history at once: all cores but one, so a flood of history
@@ -191,7 +294,9 @@ pub async fn serve(
     net::serve(listener, router, net, shutdown, timeout).await?;
     housekeeping.abort();
     // The last sign of life, exact: downtime is counted from now.
-    let _ = state.store.heartbeat(crate::clock::now_ms()).await;
+    if state.registry.remote().is_none() {
+        let _ = state.store.heartbeat(crate::clock::now_ms()).await;
+    }
     state.registry.shutdown(timeout).await;
     state.ws.closing.cancel();
     state.ws.tasks.close();
@@ -223,7 +328,11 @@ async fn housekeeping(state: AppState) {
     loop {
         tokio::select! {
             _ = beat.tick() => {
-                // The server's sign of life: after a crash, clocks are paused from here.
+                // The server's sign of life: after a crash, clocks are paused from here. (Each
+                // node of a cluster has its lease instead.)
+                if state.registry.remote().is_some() {
+                    continue;
+                }
                 if let Err(e) = state.store.heartbeat(crate::clock::now_ms()).await {
                     tracing::debug!(error = %e, "could not record the heartbeat");
                 }

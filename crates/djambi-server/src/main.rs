@@ -23,7 +23,8 @@ async fn main() -> std::process::ExitCode {
     let state = match AppState::new(config).await {
         Ok(state) => state,
         Err(e) => {
-            tracing::error!(error = %e, "could not open the database");
+            tracing::error!(error = %e, "could not start");
+            eprintln!("djambi-server: could not start: {e}");
             return std::process::ExitCode::FAILURE;
         }
     };

@@ -45,6 +45,20 @@ pub struct Metrics {
     pub connections_evicted: AtomicU64,
     /// Sockets closed for sending frames far past their rate limit.
     pub floods: AtomicU64,
+    /// With several nodes: 1 while this node holds its lease (0 alone, or cut off).
+    pub cluster_lease_valid: AtomicI64,
+    /// Times this node lost its lease and stopped its games.
+    pub cluster_lease_losses: AtomicU64,
+    /// Games this node took over from a node that died or released them.
+    pub cluster_takeovers: AtomicU64,
+    /// Commits refused because another node had taken the game (fencing).
+    pub cluster_fenced: AtomicU64,
+    /// Requests sent to other nodes (commands for games they own).
+    pub cluster_requests: AtomicU64,
+    /// Messages published on NATS (events, answers, presence).
+    pub cluster_published: AtomicU64,
+    /// Messages dropped because the publishing queue was full.
+    pub cluster_dropped: AtomicU64,
     commit_buckets: [AtomicU64; COMMIT_BUCKETS.len()],
     commit_count: AtomicU64,
     commit_sum_micros: AtomicU64,
@@ -103,6 +117,11 @@ impl Metrics {
                     self.spectator_connections.load(Relaxed),
                 ),
             ],
+        );
+        gauge(
+            "djambi_cluster_lease_valid",
+            "With several nodes: 1 while this node holds its lease.",
+            &[("", self.cluster_lease_valid.load(Relaxed))],
         );
         let mut counter = |name: &str, help: &str, samples: &[(&str, u64)]| {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter");
@@ -166,6 +185,36 @@ impl Metrics {
             "djambi_db_transactions_total",
             "Write transactions committed (each may hold commands of several games).",
             &[("", self.db_transactions.load(Relaxed))],
+        );
+        counter(
+            "djambi_cluster_lease_losses_total",
+            "Times this node lost its lease and stopped its games.",
+            &[("", self.cluster_lease_losses.load(Relaxed))],
+        );
+        counter(
+            "djambi_cluster_takeovers_total",
+            "Games taken over from a node that died or released them.",
+            &[("", self.cluster_takeovers.load(Relaxed))],
+        );
+        counter(
+            "djambi_cluster_fenced_total",
+            "Commits refused because another node had taken the game.",
+            &[("", self.cluster_fenced.load(Relaxed))],
+        );
+        counter(
+            "djambi_cluster_requests_total",
+            "Commands sent to the node that owns their game.",
+            &[("", self.cluster_requests.load(Relaxed))],
+        );
+        counter(
+            "djambi_cluster_published_total",
+            "Messages published to the other nodes.",
+            &[("", self.cluster_published.load(Relaxed))],
+        );
+        counter(
+            "djambi_cluster_dropped_total",
+            "Messages to the other nodes dropped (publishing queue full).",
+            &[("", self.cluster_dropped.load(Relaxed))],
         );
         let name = "djambi_commit_seconds";
         let _ = writeln!(

@@ -10,8 +10,9 @@ use crate::protocol::lifecycle::{BotReason, ClockSpec, VoteAction};
 use crate::protocol::{ErrorCode, GameStatus};
 use crate::store::EventKind;
 
-/// A command from a connection (chat aside, each one makes an event).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A command from a connection (chat aside, each one makes an event). Nodes send it to a
+/// game's owner as it is (serde; a vote's action in its stored text form).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Action {
     /// Play a turn.
     Move(String),
@@ -30,7 +31,7 @@ pub enum Action {
     /// Take the seat back from the bot playing it.
     Reclaim,
     /// Open a vote on an absent player.
-    Vote(Player, VoteAction),
+    Vote(Player, #[serde(with = "vote_text")] VoteAction),
     /// Answer the open vote.
     VoteAnswer(bool),
     /// Ask to take back one's last turn.
@@ -48,6 +49,22 @@ impl Action {
     /// Whether the action is table talk (chat or a whisper).
     pub fn is_chat(&self) -> bool {
         matches!(self, Action::Chat(_) | Action::Whisper(..))
+    }
+}
+
+/// A vote's action as its stored text (`bot:medium`, `resign`): the JSON form of
+/// [`VoteAction`] names no level.
+mod vote_text {
+    use crate::protocol::lifecycle::VoteAction;
+
+    pub fn serialize<S: serde::Serializer>(action: &VoteAction, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&action.to_text())
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<VoteAction, D::Error> {
+        let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+        VoteAction::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("not a vote action: {text:?}")))
     }
 }
 

@@ -9,6 +9,7 @@ use djambi_engine::Level;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use uuid::Uuid;
 
+use super::remote::mirror::Mirror;
 use super::{Action, Outbound, Presence, Viewer};
 use crate::error::AppError;
 use crate::protocol::GameView;
@@ -27,6 +28,10 @@ pub(super) enum Command {
     },
     Leave {
         viewer: Viewer,
+    },
+    /// A socket of another node left (known by its connection id only).
+    Depart {
+        conn: u64,
     },
     Act {
         viewer: Viewer,
@@ -113,10 +118,13 @@ pub struct Joined {
     pub events: broadcast::Receiver<Outbound>,
     /// What to send first: a snapshot, or `resume` and the missed events.
     pub initial: Vec<Outbound>,
+    /// For a game another node owns: the mirror `events` comes from, kept while the
+    /// connection lives.
+    pub mirror: Option<Arc<Mirror>>,
 }
 
 /// Why a connection could not join.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum JoinError {
     /// The token is not one of this game's seat tokens.
     BadToken,

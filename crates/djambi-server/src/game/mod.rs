@@ -9,7 +9,9 @@ pub mod bots;
 pub mod command;
 mod handle;
 pub mod history;
+mod link;
 mod registry;
+pub mod remote;
 pub mod state;
 pub mod text;
 pub mod view;
@@ -26,7 +28,10 @@ use crate::token::TokenHash;
 
 pub use command::Action;
 pub use handle::{AdminAction, AdminAnswer, AdminWhat, GameHandle, Gone, JoinError, Joined, Reply};
-pub use registry::{BOTS_ONLY_TURN_LIMIT, NewGame, Registry, RegistryLimits};
+pub use link::GameLink;
+pub use registry::{
+    BOTS_ONLY_TURN_LIMIT, NewGame, Registry, RegistryLimits, adopt_orphans, stop_on_lease_loss,
+};
 
 /// Who a connection is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +77,9 @@ pub enum Audience {
     Seat(Player),
     /// Only this connection.
     Conn(u64),
+    /// Only the connections of the node with this tag (several nodes: connection ids are
+    /// `tag << 32 | n`).
+    Node(u32),
 }
 
 impl Audience {
@@ -82,12 +90,26 @@ impl Audience {
             Audience::Players(set) => viewer.role.seat().is_some_and(|p| set.contains(p)),
             Audience::Seat(p) => viewer.role == Role::Player(p),
             Audience::Conn(conn) => viewer.conn == conn,
+            Audience::Node(tag) => node_of(viewer.conn) == tag,
         }
     }
 }
 
-/// How a connection is closed after a message: a WebSocket close code and reason.
+/// How a connection is closed after a message: a WebSocket close code and reason (one of
+/// [`CLOSE_REASONS`]).
 pub type Close = (u16, &'static str);
+
+/// Every close reason a game gives its connections (nodes name them by their place here).
+pub const CLOSE_REASONS: [&str; 3] = [
+    "server restarting",
+    "seat token replaced",
+    "seat opened elsewhere",
+];
+
+/// The tag of the node a connection id belongs to (0 for a server alone).
+pub fn node_of(conn: u64) -> u32 {
+    (conn >> 32) as u32
+}
 
 /// Where a message stands in the game's version sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,8 @@
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router};
 
@@ -11,8 +12,8 @@ use crate::AppState;
 use crate::error::AppError;
 use crate::game::{AdminAction, AdminWhat, NewGame};
 use crate::net::ClientIp;
+use crate::protocol::GameStatus;
 use crate::protocol::http::{CreateGame, CreatedGame, GameList, ListQuery};
-use crate::protocol::{GameStatus, GameView};
 
 /// Games listed when no `limit` is given.
 const DEFAULT_LIMIT: u32 = 50;
@@ -96,14 +97,16 @@ async fn cancel(
     Ok(Json(serde_json::json!({"id": id, "status": "cancelled"})))
 }
 
+/// `GET /api/games/{id}`: the public snapshot ([`GameView`](crate::protocol::GameView)), as
+/// its actor serialised it (here, or on the node that owns the game).
 async fn snapshot(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<GameView>, AppError> {
+) -> Result<impl IntoResponse, AppError> {
     let id = parse_game_id(&id)?;
     let view = state
         .registry
-        .with_game(id, |game| async move { game.snapshot().await })
+        .with_game(id, |game| async move { game.snapshot_json().await })
         .await?;
-    Ok(Json(view))
+    Ok(([(header::CONTENT_TYPE, "application/json")], view))
 }

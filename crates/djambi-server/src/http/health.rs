@@ -18,13 +18,22 @@ async fn healthz() -> &'static str {
     "ok"
 }
 
-/// The database answers.
+/// The database answers; with several nodes, NATS is connected and the node holds its lease
+/// (a load balancer then sends nobody to a node cut off from the others).
 async fn readyz(State(state): State<AppState>) -> Result<&'static str, AppError> {
-    match state.store.ping().await {
-        Ok(()) => Ok("ok"),
-        Err(e) => {
-            tracing::warn!(error = %e, "database not ready");
-            Err(AppError::Unavailable("the database does not answer".into()))
+    if let Err(e) = state.store.ping().await {
+        tracing::warn!(error = %e, "database not ready");
+        return Err(AppError::Unavailable("the database does not answer".into()));
+    }
+    if let Some(remote) = state.registry.remote() {
+        if !remote.cluster.connected() {
+            return Err(AppError::Unavailable(
+                "the message broker does not answer".into(),
+            ));
+        }
+        if !remote.cluster.lease().is_valid() {
+            return Err(AppError::Unavailable("this node holds no lease".into()));
         }
     }
+    Ok("ok")
 }

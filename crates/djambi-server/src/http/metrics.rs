@@ -13,6 +13,13 @@ pub(super) fn router() -> Router<AppState> {
 }
 
 async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    if let Some(remote) = state.registry.remote() {
+        let valid = i64::from(remote.cluster.lease().is_valid());
+        state
+            .metrics
+            .cluster_lease_valid
+            .store(valid, std::sync::atomic::Ordering::Relaxed);
+    }
     (
         [(
             header::CONTENT_TYPE,

@@ -26,10 +26,16 @@ async fn export(
     let id = parse_game_id(&id)?;
     let record = state
         .registry
-        .with_game(id, |game| async move { game.record().await })
+        .with_game(id, |game| async move { game.record_json().await })
         .await?;
     let disposition = format!("attachment; filename=\"djambi-{id}.json\"");
-    Ok(([(header::CONTENT_DISPOSITION, disposition)], Json(record)))
+    Ok((
+        [
+            (header::CONTENT_DISPOSITION, disposition),
+            (header::CONTENT_TYPE, "application/json".to_string()),
+        ],
+        record,
+    ))
 }
 
 async fn import(

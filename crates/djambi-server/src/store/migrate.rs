@@ -45,6 +45,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         "lifecycle",
         include_str!("../../../../migrations/postgres/0003_lifecycle.sql"),
     ),
+    (
+        4,
+        "cluster",
+        include_str!("../../../../migrations/postgres/0004_cluster.sql"),
+    ),
 ];
 
 fn migrations(backend: Backend) -> &'static [(i64, &'static str, &'static str)] {

@@ -4,8 +4,10 @@
 //!
 //! Writes of live games go through a batching writer ([`writer`]): the commands of many games
 //! that arrive together share one transaction, and each caller is answered only after that
-//! transaction committed.
+//! transaction committed. With several nodes ([`cluster`]), a command's writes carry the
+//! [`Fence`] of its game's ownership, checked in the same transaction.
 
+mod cluster;
 mod event;
 mod migrate;
 mod rows;
@@ -26,6 +28,7 @@ use crate::protocol::GameStatus;
 use crate::protocol::lifecycle::{BotLevel, Settings};
 use crate::token::TokenHash;
 
+pub use cluster::{Fence, Ownership};
 pub use event::{EventKind, letters, parse_letters};
 use writer::{WriteJob, WriterMsg};
 
@@ -47,6 +50,10 @@ pub enum StoreError {
     /// The URL names no supported database.
     #[error("unsupported database URL (expected sqlite:… or postgres://…)")]
     UnsupportedUrl,
+    /// The commit was made under a game's ownership that has ended: another node took the
+    /// game (docs/SCALING.md, fencing). Nothing was written.
+    #[error("this node no longer owns the game: the commit was refused (fenced)")]
+    Fenced,
 }
 
 /// Which database is behind the store.
@@ -81,6 +88,10 @@ pub struct StoreOptions {
     /// How long to wait for a database connection before failing (a command is then refused
     /// as `internal`, quickly, while the database is down).
     pub connect_timeout: Duration,
+    /// With several nodes, the lease: a session that stays inside a transaction this long (a
+    /// node cut off mid-commit) is ended by Postgres, releasing its locks, and no statement
+    /// waits longer than this for a lock.
+    pub cluster_lease: Option<Duration>,
 }
 
 impl Default for StoreOptions {
@@ -89,6 +100,7 @@ impl Default for StoreOptions {
             max_connections: 8,
             commit_batch: 64,
             connect_timeout: Duration::from_secs(3),
+            cluster_lease: None,
         }
     }
 }
@@ -220,6 +232,8 @@ pub struct Commit {
     pub seats: Vec<SeatRow>,
     /// The game's new summary.
     pub summary: Option<GameSummaryRow>,
+    /// With several nodes: the ownership it is made under (refused if that has ended).
+    pub fence: Option<Fence>,
 }
 
 /// The store: a connection pool and the batching writer.
@@ -251,11 +265,20 @@ impl Store {
             }
             _ => url.to_string(),
         };
+        let lease_ms = options.cluster_lease.map(|l| l.as_millis().max(1));
         let pool = AnyPoolOptions::new()
             .max_connections(options.max_connections.max(2))
             .acquire_timeout(options.connect_timeout)
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
+                    if let (Backend::Postgres, Some(ms)) = (backend, lease_ms) {
+                        // A node cut off inside a transaction must not hold its rows (a game's
+                        // ownership) past its lease, nor wait on a lock longer than one.
+                        conn.execute(sqlx::AssertSqlSafe(format!(
+                            "SET idle_in_transaction_session_timeout = {ms}; SET lock_timeout = {ms}"
+                        )))
+                        .await?;
+                    }
                     if backend == Backend::Sqlite {
                         // WAL lets readers run beside the one writer; FULL keeps every
                         // acknowledged commit through a crash of the machine, not only of the
@@ -289,6 +312,10 @@ impl Store {
     /// Which database this is.
     pub fn backend(&self) -> Backend {
         self.inner.backend
+    }
+
+    fn pool(&self) -> &AnyPool {
+        &self.inner.pool
     }
 
     /// Brings the schema up to date (the migrations under `migrations/<backend>/`).

@@ -136,13 +136,14 @@ async fn insert_chat(conn: &mut AnyConnection, game: Uuid, c: &ChatRow) -> Resul
     Ok(())
 }
 
-/// Writes a batch of commands (of any games) inside the caller's transaction: each command's
-/// seats and chat, then every event in as few statements as possible, then each game's latest
-/// summary once.
+/// Writes a batch of commands (of any games) inside the caller's transaction: the fences of
+/// their games' ownership checked first (several nodes), then each command's seats and chat,
+/// then every event in as few statements as possible, then each game's latest summary once.
 pub(super) async fn write_batch(
     conn: &mut AnyConnection,
     commits: &[&Commit],
 ) -> Result<(), StoreError> {
+    super::cluster::check_fences(conn, commits).await?;
     for commit in commits {
         write_seats_and_chat(conn, commit).await?;
     }

@@ -22,12 +22,16 @@ use tokio::sync::{Mutex, broadcast};
 use super::WsContext;
 use super::inbound;
 use super::reader::{Read, Reader};
-use crate::game::{GameHandle, JoinError, Joined, Outbound, Registry, Role, Seq, Viewer};
+use crate::game::{GameLink, JoinError, Joined, Outbound, Registry, Role, Seq, Viewer};
 use crate::net::{ConnSlot, ConnState, IpKey};
 use crate::protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, ServerMessage};
 
 /// How long a client has to say `hello`.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a socket on one node waits for the events of its command from the game's owner
+/// on another (they travel apart from the answer) before it catches up instead.
+const EVENTS_WAIT: Duration = Duration::from_secs(2);
 
 /// Who is on the other end.
 pub(super) struct Peer {
@@ -43,7 +47,7 @@ pub(super) struct Peer {
 /// Serves one connection to one game until either side closes.
 pub(super) async fn run(
     socket: WebSocket,
-    game: GameHandle,
+    game: GameLink,
     registry: Arc<Registry>,
     ctx: Arc<WsContext>,
     peer: Peer,
@@ -91,7 +95,7 @@ pub(super) async fn run(
 
 struct Connection {
     ctx: Arc<WsContext>,
-    game: GameHandle,
+    game: GameLink,
     registry: Arc<Registry>,
     /// The socket's writing half: this task writes to it directly (the lock is never
     /// contended; it lets `&self` methods write).
@@ -298,18 +302,35 @@ impl Connection {
                 self.close(close_code::AGAIN, "too many connections").await;
                 return None;
             }
-            let mut answer = self
+            let first = self
                 .game
                 .join(token.clone(), name.clone(), conn, since, chat_since)
                 .await;
-            if answer.is_err() {
-                // The game's actor stopped in between (a finished game unloaded when idle):
-                // load it again once.
-                if let Ok(Some(game)) = self.registry.get(self.game.id()).await {
-                    self.game = game;
-                    answer = self.game.join(token, name, conn, since, chat_since).await;
+            let answer = match first {
+                Ok(answer) => Ok(answer),
+                // The game's actor stopped in between (a finished game unloaded when idle; with
+                // several nodes, its owner stopped or died): find it where it runs now.
+                Err(_) => {
+                    let found = self
+                        .registry
+                        .with_game(self.game.id(), |game| {
+                            let (token, name) = (token.clone(), name.clone());
+                            async move {
+                                let answer =
+                                    game.join(token, name, conn, since, chat_since).await?;
+                                Ok((game, answer))
+                            }
+                        })
+                        .await;
+                    match found {
+                        Ok((game, answer)) => {
+                            self.game = game;
+                            Ok(answer)
+                        }
+                        Err(_) => Err(()),
+                    }
                 }
-            }
+            };
             match answer {
                 Ok(Ok(joined)) => {
                     let bytes = joined.initial.iter().map(|o| o.text.len()).sum();
@@ -373,6 +394,7 @@ impl Connection {
             viewer,
             mut events,
             initial,
+            mirror: _mirror,
         } = joined;
         for outbound in initial {
             if let Flow::Stop = self.forward(&viewer, outbound, true).await {
@@ -436,30 +458,52 @@ impl Connection {
                     );
                 }
                 let Ok(reply) = self.game.act(viewer.clone(), ack, action).await else {
-                    self.error(Some(ack), ErrorCode::Internal, "the server is restarting")
-                        .await;
+                    // Whether it was done is unknown (the game's actor stopped, or its node
+                    // died): no answer, so the client sends it again, with the same ack id,
+                    // once reconnected — it is applied at most once.
                     self.close(close_code::RESTART, "game restarting").await;
                     return Flow::Stop;
                 };
-                // The events a command made go out before its ack.
-                while self.last_v < reply.v {
-                    match events.try_recv() {
-                        Ok(outbound) => {
-                            if let Flow::Stop = self.forward(viewer, outbound, false).await {
-                                return Flow::Stop;
-                            }
-                        }
-                        Err(TryRecvError::Lagged(_)) => {
-                            if let Flow::Stop = self.resync(viewer).await {
-                                return Flow::Stop;
-                            }
-                        }
-                        Err(_) => break,
-                    }
+                if let Flow::Stop = self.events_up_to(viewer, events, reply.v).await {
+                    return Flow::Stop;
                 }
                 self.flow(self.send(reply.text).await)
             }
         }
+    }
+
+    /// Sends the events up to version `v` (those a command made go out before its ack). A
+    /// local game has broadcast them already; from another node's game they may still be on
+    /// their way, and are waited for a little, then caught up on.
+    async fn events_up_to(
+        &mut self,
+        viewer: &Viewer,
+        events: &mut broadcast::Receiver<Outbound>,
+        v: u64,
+    ) -> Flow {
+        let patient = self.game.is_remote();
+        while self.last_v < v {
+            let next = match events.try_recv() {
+                Err(TryRecvError::Empty) if patient => {
+                    match tokio::time::timeout(EVENTS_WAIT, events.recv()).await {
+                        Ok(Ok(outbound)) => Ok(outbound),
+                        Ok(Err(RecvError::Lagged(_))) => Err(TryRecvError::Lagged(0)),
+                        Ok(Err(RecvError::Closed)) => Err(TryRecvError::Closed),
+                        Err(_) => return self.send_sync(viewer, Some(self.last_v)).await,
+                    }
+                }
+                other => other,
+            };
+            let flow = match next {
+                Ok(outbound) => self.forward(viewer, outbound, false).await,
+                Err(TryRecvError::Lagged(_)) => self.resync(viewer).await,
+                Err(_) => break,
+            };
+            if let Flow::Stop = flow {
+                return Flow::Stop;
+            }
+        }
+        Flow::Continue
     }
 
     async fn on_broadcast(
@@ -516,6 +560,12 @@ impl Connection {
         }
         match outbound.seq {
             Seq::Event(v) if v <= self.last_v => return Flow::Continue,
+            // A gap (from another node's game, a message lost on the way): catch up instead;
+            // the answer holds this event again.
+            Seq::Event(v) if !direct && self.last_v > 0 && v > self.last_v + 1 => {
+                self.ctx.metrics.lagged.fetch_add(1, Relaxed);
+                return Box::pin(self.send_sync(viewer, Some(self.last_v))).await;
+            }
             Seq::Event(v) | Seq::Snapshot(v) => self.last_v = v,
             Seq::None => {}
         }

@@ -36,11 +36,14 @@ pub(super) struct Draft {
 }
 
 impl Actor {
-    pub(super) async fn commit(&self, commit: Commit) -> Result<(), StoreError> {
+    pub(super) async fn commit(&mut self, mut commit: Commit) -> Result<(), StoreError> {
+        commit.fence = self.fence();
         let started = Instant::now();
         let result = self.ctx.store.commit(commit).await;
-        if result.is_ok() {
-            self.ctx.metrics.observe_commit(started.elapsed());
+        match &result {
+            Ok(()) => self.ctx.metrics.observe_commit(started.elapsed()),
+            Err(StoreError::Fenced) => self.lose(),
+            Err(_) => {}
         }
         result
     }

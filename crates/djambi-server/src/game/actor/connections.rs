@@ -97,6 +97,7 @@ impl Actor {
             }
         }
         self.presence.add(role);
+        self.remote_joined(conn, role);
         if let Role::Player(p) = role {
             self.away_since[p.index()] = None;
         }
@@ -106,19 +107,21 @@ impl Actor {
             viewer,
             events,
             initial,
+            mirror: None,
         })
     }
 
-    pub(super) fn leave(&mut self, viewer: &Viewer) {
-        self.presence.remove(viewer.role);
-        if let Role::Player(p) = viewer.role {
-            self.seat_conns[p.index()].retain(|c| *c != viewer.conn);
+    /// Connection `conn`, at the game as `role`, left.
+    pub(super) fn left(&mut self, conn: u64, role: Role) {
+        self.remote_left(conn);
+        self.presence.remove(role);
+        if let Role::Player(p) = role {
+            self.seat_conns[p.index()].retain(|c| *c != conn);
             if self.presence.seat(p) == 0 {
                 self.away_since[p.index()] = Some(crate::clock::now_ms());
             }
         }
-        self.spectator_acks
-            .retain(|(conn, _), _| *conn != viewer.conn);
+        self.spectator_acks.retain(|(c, _), _| *c != conn);
         self.send(self.presence_message());
     }
 

@@ -10,9 +10,12 @@ mod admin;
 mod bots;
 mod commit;
 mod connections;
+mod remote;
 mod seats;
 mod talk;
 mod timers;
+
+pub(in crate::game) use remote::Owned;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::Ordering::Relaxed;
@@ -90,6 +93,8 @@ pub(super) struct Actor {
     /// The summary last written: its status, version, and when.
     summary_written: (GameStatus, u64, i64),
     generation: u64,
+    /// With several nodes: this node's ownership of the game.
+    owned: Option<Owned>,
 }
 
 impl Actor {
@@ -126,6 +131,7 @@ impl Actor {
             down_since: None,
             summary_written: (status, v, 0),
             generation,
+            owned: None,
         }
     }
 
@@ -177,19 +183,32 @@ impl Actor {
         if live {
             metrics.live_games.fetch_add(1, Relaxed);
         }
+        self.announce_takeover();
         self.settle().await;
+        let mut purge = tokio::time::interval(remote::PURGE_EVERY);
+        purge.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
+            if self.lost() {
+                break;
+            }
             let idle = self.state.is_over() && self.presence.total() == 0;
             let deadline = self.next_timer();
             let summary_due = self.summary_due();
+            let remote_viewers = self.has_remote_viewers();
             let next = tokio::select! {
                 _ = sleep_until_ms(summary_due), if summary_due.is_some() => {
                     self.write_summary().await;
                     continue;
                 }
+                _ = purge.tick(), if remote_viewers => {
+                    self.forget_dead_nodes();
+                    self.after_change();
+                    continue;
+                }
                 next = inbox.recv() => next,
                 _ = tokio::time::sleep(self.ctx.limits.idle), if idle => {
                     self.unload();
+                    self.withdraw_digest();
                     // Whatever raced in is dropped: its sender sees the game gone and asks the
                     // registry again.
                     inbox.close();
@@ -234,7 +253,10 @@ impl Actor {
                 .and_then(|c| c.deadline())
                 .map(|(_, at)| at),
         );
-        self.schedule_bots();
+        self.publish_digest();
+        if !self.lost() {
+            self.schedule_bots();
+        }
     }
 
     async fn handle(&mut self, command: Command) {
@@ -252,7 +274,12 @@ impl Actor {
                 self.follow_up().await;
             }
             Command::Leave { viewer } => {
-                self.leave(&viewer);
+                self.left(viewer.conn, viewer.role);
+            }
+            Command::Depart { conn } => {
+                if let Some(role) = self.remote_left(conn) {
+                    self.left(conn, role);
+                }
             }
             Command::Act {
                 viewer,
@@ -261,7 +288,11 @@ impl Actor {
                 reply,
             } => {
                 let answer = self.act(&viewer, ack, action).await;
-                let _ = reply.send(answer);
+                // A command whose commit was fenced has no answer here: its socket reconnects
+                // to the game's new owner and sends it again.
+                if !self.lost() {
+                    let _ = reply.send(answer);
+                }
             }
             Command::Sync {
                 viewer,
@@ -281,11 +312,15 @@ impl Actor {
             }
             Command::Claim { request, reply } => {
                 let claimed = self.claim(request).await;
-                let _ = reply.send(claimed);
+                if !self.lost() {
+                    let _ = reply.send(claimed);
+                }
             }
             Command::Admin { action, reply } => {
                 let answer = self.admin(action).await;
-                let _ = reply.send(answer);
+                if !self.lost() {
+                    let _ = reply.send(answer);
+                }
             }
             Command::Snapshot { reply } => {
                 let _ = reply.send(self.view(None));
@@ -330,6 +365,7 @@ impl Actor {
     }
 
     fn send(&self, outbound: Outbound) {
+        self.publish(&outbound);
         let receivers = self.tx.send(outbound).unwrap_or(0);
         self.ctx
             .metrics
@@ -338,13 +374,7 @@ impl Actor {
     }
 
     fn restarting(&self) {
-        let text = encode(&ServerMessage::Restarting {
-            message: "the server is restarting; reconnect in a moment".into(),
-        });
-        self.send(Outbound {
-            close: Some((close_code::RESTART, "server restarting")),
-            ..Outbound::new(Seq::None, Audience::All, text)
-        });
+        self.send(restarting(Audience::All));
     }
 
     /// Who is at the table now.
@@ -420,6 +450,18 @@ impl Actor {
             Role::Player(p) => self.acks.get(&(p, ack)).copied(),
             Role::Spectator => self.spectator_acks.get(&(viewer.conn, ack)).copied(),
         }
+    }
+}
+
+/// The `restarting` message for `audience`, closing its recipients' sockets (they reconnect and
+/// resume).
+pub(super) fn restarting(audience: Audience) -> Outbound {
+    let text = encode(&ServerMessage::Restarting {
+        message: "the server is restarting; reconnect in a moment".into(),
+    });
+    Outbound {
+        close: Some((close_code::RESTART, "server restarting")),
+        ..Outbound::new(Seq::None, audience, text)
     }
 }
 

@@ -197,7 +197,8 @@ impl Registry {
         let rows: Vec<_> = state.seats.iter().map(Seat::row).collect();
         self.ctx.store.create_game(&state.row(), &rows, &[]).await?;
         tracing::info!(game = %id, players = state.players, open = state.open, bots = new.bots.len(), "game created");
-        self.spawn(state, |a| a);
+        let fence = self.take_new(id).await?;
+        self.spawn(state, |a| a, fence).await?;
         self.created_by(new.creator, id);
         let base = new.base_url.unwrap_or_else(|| self.base_url.clone());
         Ok(self.created(&base, id, seats, Some(admin)))
@@ -215,6 +216,7 @@ impl Registry {
         if !game.position().is_game_over() {
             self.check_capacity(creator)?;
         }
+        self.check_lease()?;
         let id = Uuid::new_v4();
         let seats = self.seats(&game, &BTreeMap::new(), &BTreeMap::new())?;
         let now = now_ms();
@@ -246,7 +248,8 @@ impl Registry {
             .create_game(&state.row(), &seat_rows, &rows)
             .await?;
         tracing::info!(game = %id, events = rows.len(), "game imported");
-        self.spawn(state, |a| a);
+        let fence = self.take_new(id).await?;
+        self.spawn(state, |a| a, fence).await?;
         self.created_by(creator, id);
         let base = base_url.unwrap_or_else(|| self.base_url.clone());
         Ok(self.created(&base, id, seats, None))

@@ -5,6 +5,7 @@ use uuid::Uuid;
 use super::Registry;
 use crate::clock::rfc3339;
 use crate::error::AppError;
+use crate::game::remote::digest::Digest;
 use crate::protocol::GameStatus;
 use crate::protocol::http::{GameList, GameSummary, SeatSummary};
 use crate::store::{GameRow, SeatRow};
@@ -26,8 +27,8 @@ impl Registry {
         let games = rows
             .into_iter()
             .map(|(row, seats)| {
-                let live = self.cached(row.id);
-                let presence = live.as_ref().map(|h| h.presence());
+                let digest = self.digest(row.id);
+                let presence = digest.as_ref();
                 let s = row.summary;
                 GameSummary {
                     id: row.id,
@@ -41,14 +42,14 @@ impl Registry {
                             player: seat.player,
                             name: seat.name,
                             claimed: seat.claimed,
-                            connected: presence.is_some_and(|p| p.seat(seat.player) > 0),
+                            connected: presence.is_some_and(|p| p.seats[seat.player.index()] > 0),
                             bot: seat.bot,
                         })
                         .collect(),
-                    spectators: presence.map_or(0, |p| p.spectators()),
+                    spectators: presence.map_or(0, |p| p.spectators),
                     to_move: s.to_move,
                     turn: s.turn,
-                    deadline: presence.and_then(|p| p.deadline()),
+                    deadline: presence.and_then(|p| p.deadline),
                     v: s.v,
                     result: s.result,
                     created_at: rfc3339(row.created_at),
@@ -57,5 +58,13 @@ impl Registry {
             })
             .collect();
         GameList { games }
+    }
+
+    /// Who is connected to a loaded game: from its actor here, or from its owner's digest.
+    fn digest(&self, id: Uuid) -> Option<Digest> {
+        match self.cached(id) {
+            Some(handle) => Some(Digest::of(handle.presence())),
+            None => self.remote.as_ref()?.digests.get(id),
+        }
     }
 }

@@ -1,26 +1,33 @@
 //! The registry of live games: finds a game's actor, loading the game from the store (by
 //! replaying its log) when no actor holds it; creates and imports games; restores every
-//! unfinished game at start-up; stops every actor at shutdown.
+//! unfinished game at start-up; stops every actor at shutdown. With several nodes
+//! ([`cluster`]), a game runs where its ownership is: here (taken first, then loaded), or on
+//! another node, which the registry then forwards to.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 use uuid::Uuid;
 
+mod cluster;
 mod create;
 mod list;
 
+pub use cluster::{adopt_orphans, stop_on_lease_loss};
 pub use create::{BOTS_ONLY_TURN_LIMIT, NewGame};
 
-use super::actor::{Actor, Context};
+use super::actor::{Actor, Context, Owned};
 use super::bots::BotPool;
 use super::handle::{AdminAction, AdminAnswer, GameHandle, Gone};
+use super::link::GameLink;
+use super::remote::Remote;
 use super::state::GameState;
 use super::{Limits, Presence};
 use crate::clock::now_ms;
@@ -28,7 +35,7 @@ use crate::error::AppError;
 use crate::metrics::Metrics;
 use crate::net::IpKey;
 use crate::protocol::GameStatus;
-use crate::store::Store;
+use crate::store::{Fence, Store};
 
 /// Commands waiting in an actor's inbox before senders wait.
 const INBOX: usize = 256;
@@ -60,6 +67,13 @@ pub struct Registry {
     /// When the server was last seen alive before this start: games restored now had their
     /// clocks stopped since.
     down_since: Mutex<Option<i64>>,
+    /// With several nodes: the way to the others.
+    remote: Option<Arc<Remote>>,
+    /// With several nodes: cancelled when the node's lease is lost (every game it runs stops),
+    /// then replaced for the next incarnation.
+    lease_stop: Mutex<CancellationToken>,
+    /// Cancelled at shutdown: ends the registry's own background work.
+    stopping: CancellationToken,
 }
 
 impl Registry {
@@ -90,7 +104,21 @@ impl Registry {
             creators: Mutex::new(HashMap::new()),
             base_url,
             down_since: Mutex::new(None),
+            remote: None,
+            lease_stop: Mutex::new(CancellationToken::new()),
+            stopping: CancellationToken::new(),
         }
+    }
+
+    /// A registry that is one node of several (`remote`: the way to the others).
+    pub fn with_remote(mut self, remote: Arc<Remote>) -> Registry {
+        self.remote = Some(remote);
+        self
+    }
+
+    /// With several nodes, the way to the others.
+    pub fn remote(&self) -> Option<&Arc<Remote>> {
+        self.remote.as_ref()
     }
 
     fn metrics(&self) -> &Metrics {
@@ -101,18 +129,35 @@ impl Registry {
         self.games.lock().expect("registry lock").get(&id).cloned()
     }
 
-    /// The handle of a game, loading it if needed; `None` if there is no such game.
-    pub async fn get(&self, id: Uuid) -> Result<Option<GameHandle>, AppError> {
+    /// The way to a game: its actor here (loading it if needed) or, with several nodes, the
+    /// node that runs it; `None` if there is no such game.
+    pub async fn get(&self, id: Uuid) -> Result<Option<GameLink>, AppError> {
         if let Some(handle) = self.cached(id) {
-            return Ok(Some(handle));
+            return Ok(Some(GameLink::Local(handle)));
         }
         if self.closed.load(Relaxed) {
             return Err(AppError::Unavailable("the server is shutting down".into()));
         }
+        if let Some(remote) = &self.remote {
+            return self.get_in_cluster(id, remote).await;
+        }
         let _loading = self.loading.lock().await;
         if let Some(handle) = self.cached(id) {
-            return Ok(Some(handle));
+            return Ok(Some(GameLink::Local(handle)));
         }
+        let down_since = *self.down_since.lock().expect("registry lock");
+        Ok(self.load(id, down_since, None).await?.map(GameLink::Local))
+    }
+
+    /// Loads a game from the store (replaying its log) and starts its actor; `down_since`: when
+    /// its clock stopped running (the server, or its owner, was down since); `fence`: this
+    /// node's ownership of it, with several nodes. Called with `loading` held.
+    async fn load(
+        &self,
+        id: Uuid,
+        down_since: Option<i64>,
+        fence: Option<Fence>,
+    ) -> Result<Option<GameHandle>, AppError> {
         let limits = &self.ctx.limits;
         let Some(stored) = self.ctx.store.load_game(id, limits.recent_chat).await? else {
             return Ok(None);
@@ -121,8 +166,7 @@ impl Registry {
             tracing::error!(game = %id, error = %e, "stored game does not replay");
             AppError::Internal
         })?;
-        let down_since = *self.down_since.lock().expect("registry lock");
-        let handle = self.spawn(state, |actor| {
+        let setup = |actor: Actor| {
             actor
                 .with_history(
                     &stored.events,
@@ -132,27 +176,52 @@ impl Registry {
                 )
                 .down_since(down_since)
                 .stored_summary(stored.row.summary.v)
-        });
-        Ok(Some(handle))
+        };
+        self.spawn(state, setup, fence).await.map(Some)
     }
 
-    /// Runs `f` on a game's handle; if its actor was just unloaded, loads it again once.
+    /// How long a caller keeps asking for a game whose actor is gone: alone, it is loaded again
+    /// at once; with several nodes its owner may have died, and another takes it once the
+    /// dead one's lease has expired.
+    fn patience(&self) -> Duration {
+        match &self.remote {
+            Some(remote) => remote.cluster.lease().duration() + Duration::from_secs(3),
+            None => Duration::ZERO,
+        }
+    }
+
+    /// Runs `f` on a game; if its actor was just unloaded, or (several nodes) its owner stopped
+    /// or died, finds the game again where it runs now and retries, for a while.
     pub async fn with_game<T, F, Fut>(&self, id: Uuid, f: F) -> Result<T, AppError>
     where
-        F: Fn(GameHandle) -> Fut,
+        F: Fn(GameLink) -> Fut,
         Fut: Future<Output = Result<T, Gone>>,
     {
-        for _ in 0..2 {
-            let handle = self.get(id).await?.ok_or_else(|| AppError::no_game(id))?;
-            match f(handle).await {
-                Ok(value) => return Ok(value),
-                Err(Gone) => continue,
+        let started = Instant::now();
+        let patience = self.patience();
+        let mut tries: u32 = 0;
+        loop {
+            let game = self.get(id).await?.ok_or_else(|| AppError::no_game(id))?;
+            if let Ok(value) = f(game).await {
+                return Ok(value);
+            }
+            tries += 1;
+            if tries >= 2 && started.elapsed() >= patience {
+                return Err(AppError::Unavailable("the game is restarting".into()));
+            }
+            if self.remote.is_some() {
+                let backoff = Duration::from_millis(25 << tries.min(4));
+                tokio::time::sleep(backoff).await;
             }
         }
-        Err(AppError::Unavailable("the game is restarting".into()))
     }
 
-    fn spawn(&self, state: GameState, setup: impl FnOnce(Actor) -> Actor) -> GameHandle {
+    async fn spawn(
+        &self,
+        state: GameState,
+        setup: impl FnOnce(Actor) -> Actor,
+        fence: Option<Fence>,
+    ) -> Result<GameHandle, AppError> {
         let id = state.id;
         let generation = self.generation.fetch_add(1, Relaxed);
         let presence = Arc::new(Presence::default());
@@ -166,16 +235,32 @@ impl Registry {
         let actor = setup(
             Actor::new(state, self.ctx.clone(), presence, generation).with_inbox(tx.downgrade()),
         );
-        self.games
-            .lock()
-            .expect("registry lock")
-            .insert(id, handle.clone());
-        self.tasks.spawn(
-            actor
-                .run(rx)
-                .instrument(tracing::info_span!("game", game = %id)),
-        );
-        handle
+        let span = tracing::info_span!("game", game = %id);
+        match (&self.remote, fence) {
+            (Some(remote), Some(fence)) => {
+                let owned = Owned::new(remote.cluster.clone(), id, fence.clone());
+                let calls = self.serve_calls(remote, id, &fence).await?;
+                self.games
+                    .lock()
+                    .expect("registry lock")
+                    .insert(id, handle.clone());
+                let run = actor.owned(owned).run(rx).instrument(span);
+                self.tasks.spawn(self.run_owned(run, id, generation, fence));
+                self.tasks.spawn(super::remote::owner::serve(
+                    calls,
+                    handle.clone(),
+                    remote.cluster.clone(),
+                ));
+            }
+            _ => {
+                self.games
+                    .lock()
+                    .expect("registry lock")
+                    .insert(id, handle.clone());
+                self.tasks.spawn(actor.run(rx).instrument(span));
+            }
+        }
+        Ok(handle)
     }
 
     /// Whether one more unfinished game fits: under the server's cap, and under the caps of
@@ -185,6 +270,7 @@ impl Registry {
         if self.closed.load(Relaxed) {
             return Err(AppError::Unavailable("the server is shutting down".into()));
         }
+        self.check_lease()?;
         if let Some(ip) = creator {
             let (unfinished, open) = self.games_of(ip);
             if unfinished >= self.limits.max_games_per_ip {
@@ -216,7 +302,7 @@ impl Registry {
             return (0, 0);
         };
         let mut open = 0;
-        ids.retain(|id| match self.cached(*id).map(|h| h.presence().status()) {
+        ids.retain(|id| match self.status_of(*id) {
             Some(GameStatus::Open) => {
                 open += 1;
                 true
@@ -229,6 +315,15 @@ impl Registry {
             creators.remove(&ip);
         }
         (unfinished, open)
+    }
+
+    /// Where a loaded game stands: from its actor here, or from its owner's digest.
+    fn status_of(&self, id: Uuid) -> Option<GameStatus> {
+        if let Some(handle) = self.cached(id) {
+            return Some(handle.presence().status());
+        }
+        let remote = self.remote.as_ref()?;
+        remote.digests.get(id).map(|d| d.status())
     }
 
     fn created_by(&self, ip: Option<IpKey>, id: Uuid) {
@@ -312,5 +407,6 @@ impl Registry {
         {
             tracing::warn!("some games did not stop in time");
         }
+        self.leave_cluster().await;
     }
 }
