@@ -3,6 +3,8 @@
 //! `tokio-tungstenite` WebSocket clients.
 #![allow(dead_code, missing_docs)]
 
+pub mod cluster;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -34,6 +36,8 @@ pub enum TestDb {
         name: String,
         url: String,
     },
+    /// A database another `TestDb` owns (another node's URL to it): nothing to remove.
+    Url(String),
 }
 
 impl TestDb {
@@ -66,6 +70,7 @@ impl TestDb {
         match self {
             TestDb::Sqlite(path) => format!("sqlite:{}", path.display()),
             TestDb::Postgres { url, .. } => url.clone(),
+            TestDb::Url(url) => url.clone(),
         }
     }
 }
@@ -95,19 +100,23 @@ impl Drop for TestDb {
                 })
                 .join();
             }
+            TestDb::Url(_) => {}
         }
     }
 }
 
 async fn admin(url: &str, sql: &str) {
+    try_admin(url, sql).await.expect(sql);
+}
+
+/// Runs `sql` as the administrator of `DJAMBI_TEST_POSTGRES_URL`.
+async fn try_admin(url: &str, sql: &str) -> Result<(), sqlx::Error> {
     use sqlx::Connection;
-    let mut conn = sqlx::PgConnection::connect(url)
-        .await
-        .expect("connect to DJAMBI_TEST_POSTGRES_URL");
+    let mut conn = sqlx::PgConnection::connect(url).await?;
     sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_string()))
         .execute(&mut conn)
-        .await
-        .expect(sql);
+        .await?;
+    Ok(())
 }
 
 /// `url` with its database name replaced by `name`.
