@@ -13,11 +13,13 @@ ENV CARGO_PROFILE_RELEASE_DEBUG=0 \
 #    Cargo.toml or Cargo.lock change, so editing the code does not rebuild every crate.
 COPY Cargo.toml Cargo.lock ./
 COPY crates/djambi-core/Cargo.toml crates/djambi-core/
+COPY crates/djambi-engine/Cargo.toml crates/djambi-engine/
 COPY crates/djambi-cli/Cargo.toml crates/djambi-cli/
 COPY crates/djambi-server/Cargo.toml crates/djambi-server/
-RUN mkdir -p crates/djambi-core/src crates/djambi-core/benches \
+RUN mkdir -p crates/djambi-core/src crates/djambi-core/benches crates/djambi-engine/src \
              crates/djambi-cli/src crates/djambi-server/src \
- && touch crates/djambi-core/src/lib.rs crates/djambi-server/src/lib.rs \
+ && touch crates/djambi-core/src/lib.rs crates/djambi-engine/src/lib.rs \
+          crates/djambi-server/src/lib.rs \
  && echo 'fn main() {}' > crates/djambi-core/benches/movegen.rs \
  && echo 'fn main() {}' > crates/djambi-cli/src/main.rs \
  && echo 'fn main() {}' > crates/djambi-server/src/main.rs \

@@ -76,6 +76,8 @@ trap 'exit 143' TERM
 step "docker-compose config (docker-compose $(docker-compose version --short 2>/dev/null))"
 mkdir "$WORK/project"
 cp docker-compose.yml Dockerfile .dockerignore "$WORK/project/"
+mkdir -p "$WORK/project/deploy"
+cp deploy/haproxy.cfg "$WORK/project/deploy/"
 cp .env.example "$WORK/project/.env"
 (cd "$WORK/project" && timeout 60 docker-compose config -q) || fail "docker-compose config rejects the file"
 (cd "$WORK/project" && timeout 60 docker-compose config) >"$WORK/config.yml"
@@ -93,6 +95,11 @@ echo "a missing POSTGRES_PASSWORD is refused"
 PLACEHOLDER=$(sed -n 's/^POSTGRES_PASSWORD=//p' .env.example)
 sed -i "s/^POSTGRES_PASSWORD=.*/POSTGRES_PASSWORD=$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n')/" "$WORK/project/.env"
 (cd "$WORK/project" && timeout 60 docker-compose config) >"$WORK/config.yml"
+
+if command -v haproxy >/dev/null 2>&1; then
+  haproxy -c -q -f deploy/haproxy.cfg || fail "haproxy rejects deploy/haproxy.cfg"
+  echo "haproxy $(haproxy -v | head -1 | awk '{print $3}') accepts deploy/haproxy.cfg (the profile cluster's load balancer)"
+fi
 
 step "the server's environment, from the compose config"
 echo "building the release server and the smoke client (reused when up to date)"
@@ -127,8 +134,20 @@ def check(ok, what):
 
 config = yaml.safe_load(open(config_path))
 services = config.get("services", {})
-check(set(services) == {"db", "server"}, "services are db and server")
+cluster_services = {"nats", "node1", "node2", "node3", "lb"}
+check(set(services) == {"db", "server"} | cluster_services,
+      "services are db and server, and nats, node1-3 and lb for the cluster")
 db, server = services.get("db", {}), services.get("server", {})
+
+# Profiles: `single` (the default, via COMPOSE_PROFILES in .env) runs db + server; `cluster`
+# runs db + nats + three nodes + the load balancer. The database is in both.
+profiles = {name: svc.get("profiles") for name, svc in services.items()}
+check(profiles.get("db") is None, "db belongs to every profile")
+check(profiles.get("server") == ["single"], "server is the profile `single`")
+check(all(profiles.get(n) == ["cluster"] for n in cluster_services),
+      "nats, node1-3 and lb are the profile `cluster`")
+check(re.search(r"^COMPOSE_PROFILES=single$", open(env_example).read(), re.M) is not None,
+      ".env.example makes `single` the default profile")
 
 # db: Postgres 16 on a named volume, pg_isready, restart policy.
 check(str(db.get("image", "")).startswith("postgres:16"), "db image is postgres:16")
@@ -160,6 +179,48 @@ def port_pairs(service):
             parts = str(p).split(":")
             yield parts[-2], parts[-1]
 check(("8080", "8080") in set(port_pairs(server)), "server published on 8080:8080")
+
+# The cluster: each node is the same image, on the db and NATS services, with its own name, not
+# published; the load balancer (a stock HAProxy) is the only published port and checks /readyz.
+nodes = [services.get(n, {}) for n in ("node1", "node2", "node3")]
+def env_of(service):
+    e = service.get("environment", {})
+    return dict(item.split("=", 1) for item in e) if isinstance(e, list) else e
+names = set()
+for i, node in enumerate(nodes, 1):
+    env = env_of(node)
+    names.add(env.get("DJAMBI_NODE_NAME"))
+    check(node.get("image") == server.get("image") and "build" in node, f"node{i} is the server image")
+    check(env.get("DJAMBI_NATS_URL") == "nats://nats:4222", f"node{i} joins the cluster through nats")
+    check(urllib.parse.urlsplit(env.get("DATABASE_URL", "")).hostname == "db", f"node{i} uses the db service")
+    check(not node.get("ports"), f"node{i} is not published (only through lb)")
+    check("/readyz" in " ".join(node.get("healthcheck", {}).get("test", [])), f"node{i} healthcheck hits /readyz")
+    deps = node.get("depends_on", {})
+    check(isinstance(deps, dict) and deps.get("db", {}).get("condition") == "service_healthy"
+          and deps.get("nats", {}).get("condition") == "service_healthy",
+          f"node{i} waits for a healthy db and nats")
+    check(node.get("restart") == "unless-stopped", f"node{i} restart: unless-stopped")
+check(len(names) == 3 and None not in names, "the nodes have three different names")
+nats = services.get("nats", {})
+check(str(nats.get("image", "")).startswith("nats:"), "nats is the stock NATS image")
+check("healthz" in " ".join(nats.get("healthcheck", {}).get("test", [])), "nats has a healthcheck")
+lb = services.get("lb", {})
+check(str(lb.get("image", "")).startswith("haproxy:"), "lb is a stock HAProxy")
+check(("8080", "8080") in set(port_pairs(lb)), "lb published on 8080:8080")
+check(any(str(t) == "/usr/local/etc/haproxy/haproxy.cfg" for _, t in mounts(lb)), "lb reads deploy/haproxy.cfg")
+haproxy_cfg = open("deploy/haproxy.cfg").read()
+check("option httpchk GET /readyz" in haproxy_cfg, "haproxy health-checks the nodes on /readyz")
+check("timeout tunnel" in haproxy_cfg, "haproxy keeps WebSockets open (timeout tunnel)")
+check(all(f"server node{i} node{i}:8080 check" in haproxy_cfg for i in (1, 2, 3)),
+      "haproxy balances over node1-3")
+
+# The image's first stage copies every crate's manifest (a crate missing there fails the build).
+import os
+dockerfile_text = open(dockerfile).read()
+crates = sorted(d for d in os.listdir("crates") if os.path.isfile(f"crates/{d}/Cargo.toml"))
+missing = [c for c in crates if f"COPY crates/{c}/Cargo.toml" not in dockerfile_text]
+check(not missing, f"the Dockerfile copies every crate's manifest ({', '.join(crates)})" +
+      (f" (missing: {missing})" if missing else ""))
 
 # The container's environment: the image's ENV, then the compose environment.
 env = {}
