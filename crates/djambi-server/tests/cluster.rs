@@ -478,3 +478,59 @@ async fn a_server_alone_refuses_a_database_where_nodes_run() {
     assert!(e.to_string().contains("--nats"), "{e}");
     a.stop().await;
 }
+
+/// A game is owned from the transaction that creates it: another node looking for games
+/// nobody runs, at the very same moment, never takes a new one (it once could, between the
+/// game's row and its ownership: the creating node's actor was then fenced at its first commit).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_game_is_never_taken_by_another_node() {
+    let Some((db, nats)) = cluster_db().await else {
+        return;
+    };
+    let url = db.url();
+    let a = node(&url, &nats, "a", 5).await;
+    let b = node(&url, &nats, "b", 5).await;
+    // b looks for games nobody runs, in a tight loop, from four tasks at once…
+    let mut hunters = Vec::new();
+    for _ in 0..4 {
+        let registry = b.state.registry.clone();
+        hunters.push(tokio::spawn(async move {
+            let mut taken = 0;
+            for _ in 0..300 {
+                taken += registry.adopt(100).await;
+            }
+            taken
+        }));
+    }
+    // …while a creates games from four clients at once (as many as one address may have
+    // waiting for players).
+    let mut creators = Vec::new();
+    for _ in 0..4 {
+        let addr = a.addr;
+        creators.push(tokio::spawn(async move {
+            let mut ids = Vec::new();
+            for _ in 0..5 {
+                let (status, created) = post_json(addr, "/api/games", &json!({"players": 4})).await;
+                assert_eq!(status, 201, "{created}");
+                ids.push(created["id"].as_str().unwrap().to_string());
+            }
+            ids
+        }));
+    }
+    let mut ids = Vec::new();
+    for creator in creators {
+        ids.extend(creator.await.unwrap());
+    }
+    let mut taken = 0;
+    for hunter in hunters {
+        taken += hunter.await.unwrap();
+    }
+    assert_eq!(taken, 0, "b took games a had just created");
+    for id in &ids {
+        let (node, epoch) = owner(&url, id).await;
+        assert!(node.unwrap().starts_with("a-"), "{id}");
+        assert_eq!(epoch, 1, "{id}");
+    }
+    a.stop().await;
+    b.stop().await;
+}

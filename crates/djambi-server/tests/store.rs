@@ -60,7 +60,10 @@ fn turn(v: u64, player: Army, text: &str, ack: Option<u64>) -> EventRow {
 
 async fn create(store: &Store, state: &GameState) {
     let seats: Vec<SeatRow> = state.seats.iter().map(Seat::row).collect();
-    store.create_game(&state.row(), &seats, &[]).await.unwrap();
+    store
+        .create_game(&state.row(), &seats, &[], None)
+        .await
+        .unwrap();
 }
 
 async fn suite(url: &str) {

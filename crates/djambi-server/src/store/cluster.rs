@@ -194,6 +194,28 @@ impl Store {
     }
 }
 
+/// Inside the transaction that creates game `game`: its first ownership, by node `node` (whose
+/// lease must be valid, else [`StoreError::NoLease`]); the epoch.
+pub(super) async fn own_new(
+    conn: &mut AnyConnection,
+    game: Uuid,
+    node: &str,
+) -> Result<i64, StoreError> {
+    let sql = format!(
+        "INSERT INTO game_owners (game_id, node, epoch, released_at) \
+         SELECT $1, $2, 1, NULL WHERE EXISTS \
+         (SELECT 1 FROM cluster_nodes me WHERE me.id = $2 AND me.expires_at > {DB_NOW_MS}) \
+         RETURNING epoch"
+    );
+    let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(game.to_string())
+        .bind(node.to_string())
+        .fetch_optional(&mut *conn)
+        .await?
+        .ok_or(StoreError::NoLease)?;
+    Ok(row.try_get("epoch")?)
+}
+
 /// Inside a commit's transaction: every fenced command of the batch must still be made under
 /// its game's current ownership, else nothing of the batch is written
 /// ([`StoreError::Fenced`]). The rows stay locked (`FOR SHARE`) until the transaction ends, so a

@@ -54,6 +54,9 @@ pub enum StoreError {
     /// game (docs/SCALING.md, fencing). Nothing was written.
     #[error("this node no longer owns the game: the commit was refused (fenced)")]
     Fenced,
+    /// This node's lease has expired in the database: it may not take a game.
+    #[error("this node's lease has expired")]
+    NoLease,
 }
 
 /// Which database is behind the store.
@@ -333,13 +336,17 @@ impl Store {
     }
 
     /// Stores a new game with its seats and (for an imported game) its events, in one
-    /// transaction.
+    /// transaction; with several nodes (`owner`), the game's first ownership too, in the same
+    /// transaction, so that no node ever sees the new game without an owner (and takes it).
+    /// Returns the ownership's epoch; [`StoreError::NoLease`] when `owner`'s lease has expired
+    /// (nothing is stored then).
     pub async fn create_game(
         &self,
         game: &GameRow,
         seats: &[SeatRow],
         events: &[EventRow],
-    ) -> Result<(), StoreError> {
+        owner: Option<&str>,
+    ) -> Result<Option<i64>, StoreError> {
         let mut tx = self.inner.pool.begin().await?;
         sql::insert_game(&mut tx, game).await?;
         for seat in seats {
@@ -348,8 +355,12 @@ impl Store {
         for event in events {
             sql::insert_event(&mut tx, game.id, event).await?;
         }
+        let epoch = match owner {
+            Some(node) => Some(cluster::own_new(&mut tx, game.id, node).await?),
+            None => None,
+        };
         tx.commit().await?;
-        Ok(())
+        Ok(epoch)
     }
 
     /// Commits one command's writes (batched with other games'); returns once committed.

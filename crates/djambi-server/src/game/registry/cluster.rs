@@ -20,7 +20,7 @@ use crate::cluster::commands_subject;
 use crate::error::AppError;
 use crate::game::link::GameLink;
 use crate::game::remote::Remote;
-use crate::store::Fence;
+use crate::store::{EventRow, Fence, GameRow, SeatRow, StoreError};
 
 /// Unfinished games one node takes over per round of its watchdog (the others take theirs).
 const ADOPT_PER_ROUND: u32 = 32;
@@ -74,17 +74,26 @@ impl Registry {
         }
     }
 
-    /// Takes a game just created here (several nodes): its first ownership.
-    pub(super) async fn take_new(&self, id: Uuid) -> Result<Option<Fence>, AppError> {
-        let Some(remote) = &self.remote else {
-            return Ok(None);
-        };
-        let me = remote.cluster.lease().id();
-        match self.ctx.store.acquire(id, &me).await? {
-            Some(epoch) => Ok(Some(Fence { node: me, epoch })),
-            None => Err(AppError::Unavailable(
+    /// Stores a new game; with several nodes, owned by this node from the same transaction on
+    /// (no other node can take it in between), under the returned fence.
+    pub(super) async fn create_owned(
+        &self,
+        game: &GameRow,
+        seats: &[SeatRow],
+        events: &[EventRow],
+    ) -> Result<Option<Fence>, AppError> {
+        let me = self.remote.as_ref().map(|r| r.cluster.lease().id());
+        match self
+            .ctx
+            .store
+            .create_game(game, seats, events, me.as_deref())
+            .await
+        {
+            Ok(epoch) => Ok(me.zip(epoch).map(|(node, epoch)| Fence { node, epoch })),
+            Err(StoreError::NoLease) => Err(AppError::Unavailable(
                 "this server is cut off from the database; try again in a moment".into(),
             )),
+            Err(e) => Err(e.into()),
         }
     }
 

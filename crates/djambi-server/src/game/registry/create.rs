@@ -195,9 +195,9 @@ impl Registry {
         )
         .with_settings(new.settings, Some(admin.hash()));
         let rows: Vec<_> = state.seats.iter().map(Seat::row).collect();
-        self.ctx.store.create_game(&state.row(), &rows, &[]).await?;
+        let _loading = self.loading.lock().await;
+        let fence = self.create_owned(&state.row(), &rows, &[]).await?;
         tracing::info!(game = %id, players = state.players, open = state.open, bots = new.bots.len(), "game created");
-        let fence = self.take_new(id).await?;
         self.spawn(state, |a| a, fence).await?;
         self.created_by(new.creator, id);
         let base = new.base_url.unwrap_or_else(|| self.base_url.clone());
@@ -243,12 +243,9 @@ impl Registry {
         }
         debug_assert_eq!(state.position(), game.position());
         let seat_rows: Vec<_> = state.seats.iter().map(Seat::row).collect();
-        self.ctx
-            .store
-            .create_game(&state.row(), &seat_rows, &rows)
-            .await?;
+        let _loading = self.loading.lock().await;
+        let fence = self.create_owned(&state.row(), &seat_rows, &rows).await?;
         tracing::info!(game = %id, events = rows.len(), "game imported");
-        let fence = self.take_new(id).await?;
         self.spawn(state, |a| a, fence).await?;
         self.created_by(creator, id);
         let base = base_url.unwrap_or_else(|| self.base_url.clone());
