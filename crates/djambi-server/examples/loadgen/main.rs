@@ -10,7 +10,9 @@
 //! taskset -c 1 target/release/examples/loadgen --url http://127.0.0.1:8080 --server-pid $!
 //! ```
 //! Without `--url` it starts a server in this process on a temporary SQLite file (or on
-//! `--database-url`). It only ever talks to loopback addresses.
+//! `--database-url`). With several URLs (the nodes of a cluster, `--url A,B,C`), each game's
+//! seats and spectators are spread over the nodes and the CPU of every `--server-pid` is
+//! summed (scripts/bench-cluster.sh). It only ever talks to loopback addresses.
 
 mod player;
 mod server;
@@ -28,9 +30,10 @@ use server::{clock_ticks, cpu_ticks, create_game, http, metric, status_kib};
 /// Plays many games at once against a Djambi server and measures what a move costs.
 #[derive(Parser, Debug)]
 struct Args {
-    /// Target server (loopback only); default: start one in this process.
-    #[arg(long)]
-    url: Option<String>,
+    /// Target server, or the nodes of a cluster, comma-separated (loopback only); default:
+    /// start one in this process.
+    #[arg(long, value_delimiter = ',')]
+    url: Vec<String>,
     /// Database of the in-process server (default: a temporary SQLite file).
     #[arg(long)]
     database_url: Option<String>,
@@ -50,9 +53,13 @@ struct Args {
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The server's process id, to measure its CPU time per committed move.
+    /// The server's process id (or the nodes', comma-separated), to measure the CPU time per
+    /// committed move.
+    #[arg(long, value_delimiter = ',')]
+    server_pid: Vec<u32>,
+    /// The NATS server's process id, to report its CPU time per committed move apart.
     #[arg(long)]
-    server_pid: Option<u32>,
+    nats_pid: Option<u32>,
     /// The server's database (`sqlite:PATH` or `postgres://…`), to count the committed turns
     /// there rather than from its metrics.
     #[arg(long)]
@@ -63,17 +70,8 @@ struct Args {
 async fn main() {
     let args = Args::parse();
     let mut temp_db = None;
-    let (addr, backend) = match &args.url {
-        Some(url) => {
-            let host = url.trim_start_matches("http://").trim_end_matches('/');
-            let addr: SocketAddr = host.parse().expect("--url http://IP:PORT");
-            assert!(
-                addr.ip().is_loopback(),
-                "loadgen only targets loopback addresses"
-            );
-            (addr, format!("the server at {url}"))
-        }
-        None => {
+    let (addrs, backend) = match args.url.as_slice() {
+        [] => {
             let url = match &args.database_url {
                 Some(url) => url.clone(),
                 None => {
@@ -102,9 +100,26 @@ async fn main() {
             } else {
                 "Postgres"
             };
-            (addr, format!("an in-process server on {kind}"))
+            (vec![addr], format!("an in-process server on {kind}"))
+        }
+        urls => {
+            let addrs: Vec<SocketAddr> = urls
+                .iter()
+                .map(|url| {
+                    let host = url.trim_start_matches("http://").trim_end_matches('/');
+                    let addr: SocketAddr = host.parse().expect("--url http://IP:PORT");
+                    assert!(
+                        addr.ip().is_loopback(),
+                        "loadgen only targets loopback addresses"
+                    );
+                    addr
+                })
+                .collect();
+            (addrs, format!("the server(s) at {}", urls.join(", ")))
         }
     };
+    let addr = addrs[0];
+    let nodes = addrs.len();
 
     println!(
         "loadgen: {} games x 4 players (+{} spectators each) over WebSocket against {backend}; at most {} turns per player, {} s",
@@ -112,7 +127,9 @@ async fn main() {
     );
     let stats = Arc::new(Stats::default());
     let turns_before = committed_turns(addr, args.count_db.as_deref()).await;
-    let cpu_before = args.server_pid.map(cpu_ticks);
+    let cpu = |pids: &[u32]| pids.iter().map(|pid| cpu_ticks(*pid)).sum::<u64>();
+    let cpu_before = (!args.server_pid.is_empty()).then(|| cpu(&args.server_pid));
+    let nats_before = args.nats_pid.map(cpu_ticks);
     let started = Instant::now();
     let deadline = started + Duration::from_secs(args.seconds);
     // Each slot keeps one game going: when its game ends, it starts the next one, so the
@@ -121,19 +138,22 @@ async fn main() {
     for slot in 0..args.games {
         let stats = stats.clone();
         let (seed, turns, spectators) = (args.seed, args.turns, args.spectators);
+        let addrs = addrs.clone();
         slots.push(tokio::spawn(async move {
             let mut round = 0u64;
+            // Over several nodes: the game is made on one, its sockets spread over all.
+            let on = |i: usize| addrs[(slot + i) % nodes];
             while Instant::now() < deadline {
-                let (id, tokens) = create_game(addr).await;
+                let (id, tokens) = create_game(on(0)).await;
                 let mut tasks = Vec::new();
-                for _ in 0..spectators {
-                    let (stats, id) = (stats.clone(), id.clone());
+                for s in 0..spectators {
+                    let (stats, id, addr) = (stats.clone(), id.clone(), on(s + 1));
                     tasks.push(tokio::spawn(async move {
                         player::watch(addr, &id, deadline, &stats).await;
                     }));
                 }
                 for (p, token) in tokens.into_iter().enumerate() {
-                    let (stats, id) = (stats.clone(), id.clone());
+                    let (stats, id, addr) = (stats.clone(), id.clone(), on(p));
                     let seed = seed * 1_000_003 + ((slot as u64 * 1_000 + round) * 4 + p as u64);
                     tasks.push(tokio::spawn(async move {
                         player::play(addr, &id, &token, seed, turns, deadline, &stats).await;
@@ -155,17 +175,19 @@ async fn main() {
         slot.await.unwrap();
     }
     let took = started.elapsed();
-    let cpu_after = args.server_pid.map(cpu_ticks);
+    let cpu_after = (!args.server_pid.is_empty()).then(|| cpu(&args.server_pid));
+    let nats_after = args.nats_pid.map(cpu_ticks);
     let turns_after = committed_turns(addr, args.count_db.as_deref()).await;
-    report(
-        &args,
-        &stats,
-        took,
-        turns_after - turns_before,
-        cpu_before,
-        cpu_after,
-    )
-    .await;
+    let committed = turns_after - turns_before;
+    report(&args, &stats, took, committed, cpu_before, cpu_after).await;
+    if let (Some(before), Some(after)) = (nats_before, nats_after) {
+        let micros = after.saturating_sub(before) as f64 * 1e6 / clock_ticks() as f64;
+        println!(
+            "NATS server CPU: {:.2} s = {:.0} µs per committed move",
+            micros / 1e6,
+            micros / committed.max(1) as f64
+        );
+    }
     let metrics = http(addr, "GET", "/metrics", None).await.1;
     for line in metrics.lines().filter(|l| {
         l.starts_with("djambi_db_transactions_total")
@@ -217,19 +239,23 @@ async fn report(
         stats.legal_bytes.load(Relaxed) as f64 / lists as f64,
         stats.legal_lists.load(Relaxed),
     );
-    if let (Some(before), Some(after), Some(pid)) = (cpu_before, cpu_after, args.server_pid) {
+    if let (Some(before), Some(after)) = (cpu_before, cpu_after) {
         let ticks = after.saturating_sub(before);
         let micros = ticks as f64 * 1e6 / clock_ticks() as f64;
+        let pids: Vec<String> = args.server_pid.iter().map(u32::to_string).collect();
         println!(
-            "server (pid {pid}) CPU: {:.2} s for {committed} committed turns = {:.0} µs per committed move",
+            "server (pid {}) CPU: {:.2} s for {committed} committed turns = {:.0} µs per committed move",
+            pids.join("+"),
             micros / 1e6,
             micros / committed.max(1) as f64
         );
-        println!(
-            "server memory: VmRSS {} KiB, VmHWM {} KiB",
-            status_kib(pid, "VmRSS"),
-            status_kib(pid, "VmHWM")
-        );
+        for pid in &args.server_pid {
+            println!(
+                "server {pid} memory: VmRSS {} KiB, VmHWM {} KiB",
+                status_kib(*pid, "VmRSS"),
+                status_kib(*pid, "VmHWM")
+            );
+        }
     }
 }
 
