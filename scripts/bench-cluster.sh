@@ -2,7 +2,8 @@
 # Server CPU per committed move with several cluster nodes on this one machine (BENCHMARKS.md
 # "Cluster", docs/SCALING.md): every node and the NATS server pinned to core 0, the load
 # generator to core 1 (`taskset`); each game's seats and spectator spread over the nodes; the
-# committed turns counted in Postgres; the CPU of the nodes (summed) and of NATS read from /proc.
+# committed turns counted in Postgres; the CPU of the nodes (summed), of NATS and of Postgres read
+# from /proc.
 # On one machine this measures what the cluster path costs per move, not what nodes add.
 #
 #   scripts/bench-cluster.sh NODES [runs] [-- loadgen options…]
@@ -34,6 +35,14 @@ limits=(--max-connections 1000000 --max-connections-per-ip 1000000
   --create-burst 1000000 --create-per-minute 1000000 --max-games-per-ip 1000000
   --max-open-games-per-ip 1000000 --ws-connect-burst 1000000 --ws-connect-per-minute 1000000
   --catchup-burst-kib 1000000 --catchup-kib-per-minute 1000000 --max-live-games 1000000)
+# CPU ticks of every Postgres process (the server's backends included).
+pg_ticks() {
+  local total=0 pid
+  for pid in $(pgrep -x postgres); do
+    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+  done
+  echo "$total"
+}
 pids=()
 stop_nodes() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -68,8 +77,14 @@ for run in $(seq 1 "$runs"); do
     nats_args=(--nats-pid "$nats_pid")
   fi
   echo "--- $( [ "$nodes" -gt 0 ] && echo "$nodes node(s) over NATS" || echo "one server alone" ), run $run of $runs"
-  taskset -c 1 target/release/examples/loadgen --url "$(IFS=,; echo "${urls[*]}")" \
-    --server-pid "$(IFS=,; echo "${pids[*]}")" "${nats_args[@]}" --count-db "$db" "$@"
+  pg_before=$(pg_ticks)
+  out=$(taskset -c 1 target/release/examples/loadgen --url "$(IFS=,; echo "${urls[*]}")" \
+    --server-pid "$(IFS=,; echo "${pids[*]}")" "${nats_args[@]}" --count-db "$db" "$@")
+  pg_after=$(pg_ticks)
+  echo "$out"
+  committed=$(echo "$out" | sed -n 's/.*the server committed \([0-9]*\) turns.*/\1/p')
+  awk -v t=$((pg_after - pg_before)) -v hz="$(getconf CLK_TCK)" -v n="${committed:-1}" \
+    'BEGIN { printf "Postgres CPU: %.2f s = %.0f µs per committed move\n", t / hz, t / hz * 1e6 / n }'
   stop_nodes
   restore_nats
 done

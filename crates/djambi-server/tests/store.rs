@@ -12,7 +12,7 @@ use djambi_server::game::state::{GameState, Seat};
 use djambi_server::metrics::Metrics;
 use djambi_server::protocol::GameStatus;
 use djambi_server::store::{
-    ChatRow, Commit, EventKind, EventRow, SeatRow, Store, StoreError, StoreOptions,
+    ChatRow, Commit, EventKind, EventRow, Fence, SeatRow, Store, StoreError, StoreOptions,
 };
 use djambi_server::token::SeatToken;
 use uuid::Uuid;
@@ -273,4 +273,115 @@ async fn suite(url: &str) {
             .await,
         Err(StoreError::Closed)
     ));
+}
+
+/// Ownership over several nodes (Postgres only): a game is taken only from nobody or from a
+/// node whose lease expired, each take adds one to the epoch, and a commit made under an
+/// ownership that ended is refused whole — with events (checked by the insert itself) and
+/// without (checked on its own) — while the current owner commits.
+#[tokio::test]
+async fn ownership_and_fencing_on_postgres() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let store = Store::connect(
+        &db.url(),
+        &StoreOptions::default(),
+        Arc::new(Metrics::default()),
+    )
+    .await
+    .unwrap();
+    store.migrate().await.unwrap();
+    store.renew_node("a", 1, 60_000).await.unwrap();
+    store.renew_node("b", 2, 60_000).await.unwrap();
+    let state = new_game(false);
+    let id = state.id;
+    let seats: Vec<SeatRow> = state.seats.iter().map(Seat::row).collect();
+    let epoch = store
+        .create_game(&state.row(), &seats, &[], Some("a"))
+        .await
+        .unwrap();
+    assert_eq!(epoch, Some(1), "owned from its creation");
+    let owner = store.owner_of(id).await.unwrap().unwrap();
+    assert_eq!((owner.node.as_deref(), owner.alive), (Some("a"), true));
+    assert_eq!(store.acquire(id, "b").await.unwrap(), None, "a is alive");
+    assert!(store.orphans(10).await.unwrap().is_empty());
+
+    let a1 = Fence {
+        node: "a".into(),
+        epoch: 1,
+    };
+    let commit = |v: u64, fence: &Fence| Commit {
+        game: id,
+        events: vec![turn(v, Army::Red, "a7-a6", Some(v))],
+        fence: Some(fence.clone()),
+        ..Commit::default()
+    };
+    store.commit(commit(1, &a1)).await.unwrap();
+
+    // a's lease runs out: b may take the game, once, at the next epoch.
+    store.renew_node("a", 1, -1).await.unwrap();
+    assert_eq!(store.orphans(10).await.unwrap(), vec![id]);
+    assert_eq!(store.acquire(id, "b").await.unwrap(), Some(2));
+    assert_eq!(
+        store.acquire(id, "a").await.unwrap(),
+        None,
+        "a's lease is over"
+    );
+    let b2 = Fence {
+        node: "b".into(),
+        epoch: 2,
+    };
+    // a, stale, commits: refused whole, with or without events.
+    assert!(matches!(
+        store.commit(commit(2, &a1)).await,
+        Err(StoreError::Fenced)
+    ));
+    let chat_only = Commit {
+        game: id,
+        chat: Some(ChatRow {
+            id: 1,
+            v: 1,
+            from: Some(Army::Red),
+            name: "Ann".into(),
+            to: None,
+            text: "still mine?".into(),
+            ack: Some(9),
+            at: 3_000,
+        }),
+        fence: Some(a1.clone()),
+        ..Commit::default()
+    };
+    assert!(matches!(
+        store.commit(chat_only).await,
+        Err(StoreError::Fenced)
+    ));
+    let stored = store.load_game(id, 10).await.unwrap().unwrap();
+    assert_eq!(stored.events.len(), 1, "nothing of a's stale commits");
+    assert!(stored.recent_chat.is_empty());
+    // b commits.
+    store.commit(commit(2, &b2)).await.unwrap();
+    assert_eq!(
+        store.load_game(id, 10).await.unwrap().unwrap().events.len(),
+        2
+    );
+
+    // Released, anyone may take it, at once; the release of a stale fence changes nothing.
+    store.release(id, &a1).await.unwrap();
+    assert_eq!(
+        store.owner_of(id).await.unwrap().unwrap().node.as_deref(),
+        Some("b")
+    );
+    store.release(id, &b2).await.unwrap();
+    let owner = store.owner_of(id).await.unwrap().unwrap();
+    assert_eq!(owner.node, None);
+    assert!(owner.idle_since.is_some(), "released at a known time");
+    assert_eq!(store.acquire(id, "b").await.unwrap(), Some(3));
+    assert_eq!(
+        store.live_nodes().await.unwrap().len(),
+        1,
+        "only b is alive"
+    );
+    store.remove_node("b").await.unwrap();
+    assert!(store.live_nodes().await.unwrap().is_empty());
 }
