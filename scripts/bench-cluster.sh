@@ -10,6 +10,7 @@
 #   scripts/bench-cluster.sh 3 3 -- --games 200 --seconds 20
 #   scripts/bench-cluster.sh 0 3 -- --games 200 --seconds 20   # 0: one server alone, no NATS
 #
+# DJAMBI_BENCH_SERVER runs another server binary (an A/B against another build).
 # NATS: DJAMBI_BENCH_NATS (default nats://127.0.0.1:4222), a running nats-server. Postgres:
 # DJAMBI_BENCH_PG (default postgres://postgres@127.0.0.1:5432/djambi_bench), dropped and created
 # for each run. Everything listens on 127.0.0.1 and stops by itself.
@@ -25,6 +26,7 @@ db=${DJAMBI_BENCH_PG:-postgres://postgres@127.0.0.1:5432/djambi_bench}
 base=${db%/*}
 name=${db##*/}
 port0=${DJAMBI_BENCH_PORT:-18180}
+server_bin=${DJAMBI_BENCH_SERVER:-target/release/djambi-server}
 nats_pid=$(pgrep -o -x nats-server || true)
 nats_mask=""
 if [ -n "$nats_pid" ]; then
@@ -61,7 +63,7 @@ for run in $(seq 1 "$runs"); do
     port=$((port0 + i))
     cluster=()
     [ "$nodes" -gt 0 ] && cluster=(--nats "$nats" --node-name "bench$i")
-    taskset -c 0 target/release/djambi-server --bind "127.0.0.1:$port" --database-url "$db" \
+    taskset -c 0 "$server_bin" --bind "127.0.0.1:$port" --database-url "$db" \
       --log warn "${cluster[@]}" "${limits[@]}" &
     pids+=($!)
     urls+=("http://127.0.0.1:$port")

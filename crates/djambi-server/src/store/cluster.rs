@@ -216,12 +216,16 @@ pub(super) async fn own_new(
     Ok(row.try_get("epoch")?)
 }
 
-/// A fence of a batch: a game and the ownership its writes were made under.
-pub(super) type Guard<'a> = (Uuid, &'a Fence);
-
-/// The distinct fences of a batch's commands.
-pub(super) fn guards<'a>(commits: &[&'a Commit]) -> Vec<Guard<'a>> {
-    let mut fences: Vec<Guard<'a>> = Vec::new();
+/// Inside a commit's transaction: every fenced command of the batch must still be made under
+/// its game's current ownership, else nothing of the batch is written
+/// ([`StoreError::Fenced`]). The rows stay locked (`FOR SHARE`) until the transaction ends, so a
+/// takeover either waits for this commit (and then reads its events) or has already happened
+/// (and this commit fails).
+pub(super) async fn check_fences(
+    conn: &mut AnyConnection,
+    commits: &[&Commit],
+) -> Result<(), StoreError> {
+    let mut fences: Vec<(Uuid, &Fence)> = Vec::new();
     for commit in commits {
         if let Some(fence) = &commit.fence
             && !fences.iter().any(|(g, f)| *g == commit.game && *f == fence)
@@ -229,67 +233,35 @@ pub(super) fn guards<'a>(commits: &[&'a Commit]) -> Vec<Guard<'a>> {
             fences.push((commit.game, fence));
         }
     }
-    fences
-}
-
-/// The condition of a guarded statement: every fence's row was found (and locked).
-pub(super) const FENCES_HELD: &str = "(SELECT count(*) FROM fence) = (SELECT n FROM wanted)";
-
-/// `WITH fence AS (…), wanted AS (…) `: the ownership rows of `fences`, locked `FOR SHARE`
-/// until the transaction ends, and how many there must be; parameters from `$first` on (see
-/// [`bind_fences`]). A statement that follows uses [`FENCES_HELD`].
-pub(super) fn fence_guard(fences: &[Guard<'_>], first: usize) -> String {
-    let mut sql = String::from("WITH fence AS (SELECT game_id FROM game_owners WHERE ");
+    if fences.is_empty() {
+        return Ok(());
+    }
+    let mut sql = String::from("SELECT game_id FROM game_owners WHERE ");
     for i in 0..fences.len() {
-        let n = first + i * 3;
+        let n = i * 3;
         if i > 0 {
             sql.push_str(" OR ");
         }
         sql.push_str(&format!(
-            "(game_id = ${}::text AND node = ${}::text AND epoch = ${}::bigint)",
-            n,
+            "(game_id = ${} AND node = ${} AND epoch = ${})",
             n + 1,
-            n + 2
+            n + 2,
+            n + 3
         ));
     }
-    let count = first + fences.len() * 3;
-    sql.push_str(&format!(
-        " FOR SHARE), wanted AS (SELECT ${count}::bigint AS n) "
-    ));
-    sql
-}
-
-/// Binds the parameters of [`fence_guard`], after those bound before.
-pub(super) fn bind_fences<'q>(
-    mut query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
-    fences: &[Guard<'_>],
-) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
-    for (game, fence) in fences {
+    sql.push_str(" FOR SHARE");
+    // Placeholders only: every value is bound.
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for (game, fence) in &fences {
         query = query
             .bind(game.to_string())
             .bind(fence.node.to_string())
             .bind(fence.epoch);
     }
-    query.bind(fences.len() as i64)
-}
-
-/// Inside a commit's transaction without events: every fence must hold, else nothing of the
-/// batch is written ([`StoreError::Fenced`]). The rows stay locked (`FOR SHARE`) until the
-/// transaction ends, so a takeover either waits for this commit (and then reads its writes) or
-/// has already happened (and this commit fails).
-pub(super) async fn check_fences(
-    conn: &mut AnyConnection,
-    fences: &[Guard<'_>],
-) -> Result<(), StoreError> {
-    if fences.is_empty() {
-        return Ok(());
-    }
-    let sql = fence_guard(fences, 1) + "SELECT 1 AS held WHERE " + FENCES_HELD;
-    let held = bind_fences(sqlx::query(sqlx::AssertSqlSafe(sql)), fences)
-        .fetch_optional(&mut *conn)
-        .await?;
-    match held {
-        Some(_) => Ok(()),
-        None => Err(StoreError::Fenced),
+    let held = query.fetch_all(&mut *conn).await?.len();
+    if held == fences.len() {
+        Ok(())
+    } else {
+        Err(StoreError::Fenced)
     }
 }
