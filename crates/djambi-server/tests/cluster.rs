@@ -14,6 +14,15 @@ use common::cluster::*;
 use common::*;
 use serde_json::{Value, json};
 
+/// Two nodes, `a` and `b` (lease 5 s), on a fresh database: (its owner, its URL, a, b).
+async fn two_nodes() -> Option<(TestDb, String, TestServer, TestServer)> {
+    let (db, nats) = cluster_db().await?;
+    let url = db.url();
+    let a = node(&url, &nats, "a", 5).await;
+    let b = node(&url, &nats, "b", 5).await;
+    Some((db, url, a, b))
+}
+
 /// Connects the four seats of game `id`, seat `i` to `addrs[i % addrs.len()]`.
 async fn seats(addrs: &[std::net::SocketAddr], id: &str, tokens: &[String]) -> Vec<Ws> {
     let mut players = Vec::new();
@@ -74,12 +83,9 @@ fn assert_contiguous(ws: &Ws) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_is_played_from_sockets_on_every_node() {
-    let Some((db, nats)) = cluster_db().await else {
+    let Some((_db, url, a, b)) = two_nodes().await else {
         return;
     };
-    let url = db.url();
-    let a = node(&url, &nats, "a", 5).await;
-    let b = node(&url, &nats, "b", 5).await;
     let (id, tokens) = standard_game(a.addr).await;
     let (owner_node, epoch) = owner(&url, &id).await;
     assert!(
@@ -179,12 +185,9 @@ async fn a_game_is_played_from_sockets_on_every_node() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn claims_and_the_creators_rights_work_from_any_node() {
-    let Some((db, nats)) = cluster_db().await else {
+    let Some((_db, _url, a, b)) = two_nodes().await else {
         return;
     };
-    let url = db.url();
-    let a = node(&url, &nats, "a", 5).await;
-    let b = node(&url, &nats, "b", 5).await;
     let (status, created) =
         post_json(a.addr, "/api/games", &json!({"players": 4, "open": true})).await;
     assert_eq!(status, 201, "{created}");
@@ -252,12 +255,9 @@ async fn rejoin(addr: std::net::SocketAddr, id: &str, token: &str, v: u64, next_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_that_stops_hands_its_games_to_the_others() {
-    let Some((db, nats)) = cluster_db().await else {
+    let Some((_db, url, a, b)) = two_nodes().await else {
         return;
     };
-    let url = db.url();
-    let a = node(&url, &nats, "a", 5).await;
-    let b = node(&url, &nats, "b", 5).await;
     let (id, tokens) = standard_game(a.addr).await;
     let mut players = seats(&[a.addr, b.addr], &id, &tokens).await;
     let played = play_turns(&mut players, 6).await;
@@ -484,12 +484,9 @@ async fn a_server_alone_refuses_a_database_where_nodes_run() {
 /// game's row and its ownership: the creating node's actor was then fenced at its first commit).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_new_game_is_never_taken_by_another_node() {
-    let Some((db, nats)) = cluster_db().await else {
+    let Some((_db, url, a, b)) = two_nodes().await else {
         return;
     };
-    let url = db.url();
-    let a = node(&url, &nats, "a", 5).await;
-    let b = node(&url, &nats, "b", 5).await;
     // b looks for games nobody runs, in a tight loop, from four tasks at once…
     let mut hunters = Vec::new();
     for _ in 0..4 {

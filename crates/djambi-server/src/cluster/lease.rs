@@ -197,6 +197,30 @@ impl Drop for AbortOnDrop {
     }
 }
 
+/// A node's id: its name (letters, digits, `-`, `_` and `.` only: the fence check of a commit
+/// lists ids between commas and semicolons), its tag and its incarnation.
 fn incarnation_id(name: &str, tag: u32, incarnation: u64) -> Arc<str> {
+    let name: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(64)
+        .collect();
     Arc::from(format!("{name}-{tag:08x}-{incarnation}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_ids_hold_no_separator() {
+        let id = incarnation_id("my node,1;x", 0xab, 3);
+        assert_eq!(&*id, "my_node_1_x-000000ab-3");
+    }
 }

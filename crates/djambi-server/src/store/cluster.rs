@@ -186,10 +186,7 @@ impl Store {
             .fetch_all(self.pool())
             .await?
             .iter()
-            .map(|r| {
-                let id: String = r.try_get("id")?;
-                Uuid::parse_str(&id).map_err(|_| StoreError::Corrupt(format!("game id {id:?}")))
-            })
+            .map(|r| super::rows::game_id(r, "id"))
             .collect()
     }
 }
@@ -216,16 +213,12 @@ pub(super) async fn own_new(
     Ok(row.try_get("epoch")?)
 }
 
-/// Inside a commit's transaction: every fenced command of the batch must still be made under
-/// its game's current ownership, else nothing of the batch is written
-/// ([`StoreError::Fenced`]). The rows stay locked (`FOR SHARE`) until the transaction ends, so a
-/// takeover either waits for this commit (and then reads its events) or has already happened
-/// (and this commit fails).
-pub(super) async fn check_fences(
-    conn: &mut AnyConnection,
-    commits: &[&Commit],
-) -> Result<(), StoreError> {
-    let mut fences: Vec<(Uuid, &Fence)> = Vec::new();
+/// A fence of a batch: a game and the ownership its writes were made under.
+pub(super) type Guard<'a> = (Uuid, &'a Fence);
+
+/// The distinct fences of a batch's commands.
+pub(super) fn guards<'a>(commits: &[&'a Commit]) -> Vec<Guard<'a>> {
+    let mut fences: Vec<Guard<'a>> = Vec::new();
     for commit in commits {
         if let Some(fence) = &commit.fence
             && !fences.iter().any(|(g, f)| *g == commit.game && *f == fence)
@@ -233,35 +226,58 @@ pub(super) async fn check_fences(
             fences.push((commit.game, fence));
         }
     }
+    fences
+}
+
+/// The condition of a guarded statement: every fence's row was found (and locked).
+pub(super) const FENCES_HELD: &str = "(SELECT count(*) FROM fence) = (SELECT n FROM wanted)";
+
+/// `WITH fence AS (…), wanted AS (…) `: the ownership rows of the fences, locked `FOR SHARE`
+/// until the transaction ends, and how many there must be; its two parameters are `$first`
+/// and the next ([`bind_fences`]). A statement that follows uses [`FENCES_HELD`]. Whatever the
+/// number of fences it has one shape (the fences are one text, `game,node,epoch;…`, split by
+/// Postgres), so it is parsed and planned once per connection. Game ids are UUIDs, and node
+/// ids are letters, digits, `-`, `_` and `.` (see `lease::incarnation_id`).
+pub(super) fn fence_guard(first: usize) -> String {
+    format!(
+        "WITH fence AS (SELECT o.game_id FROM game_owners o JOIN \
+         (SELECT split_part(f, ',', 1) AS game_id, split_part(f, ',', 2) AS node, \
+         split_part(f, ',', 3)::bigint AS epoch FROM unnest(string_to_array(${first}::text, ';')) AS f) w \
+         ON o.game_id = w.game_id AND o.node = w.node AND o.epoch = w.epoch FOR SHARE OF o), \
+         wanted AS (SELECT ${}::bigint AS n) ",
+        first + 1
+    )
+}
+
+/// Binds the two parameters of [`fence_guard`], after those bound before.
+pub(super) fn bind_fences<'q>(
+    query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
+    fences: &[Guard<'_>],
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
+    let list: Vec<String> = fences
+        .iter()
+        .map(|(game, f)| format!("{game},{},{}", f.node, f.epoch))
+        .collect();
+    query.bind(list.join(";")).bind(fences.len() as i64)
+}
+
+/// Inside a commit's transaction without events: every fence must hold, else nothing of the
+/// batch is written ([`StoreError::Fenced`]). The rows stay locked (`FOR SHARE`) until the
+/// transaction ends, so a takeover either waits for this commit (and then reads its writes) or
+/// has already happened (and this commit fails).
+pub(super) async fn check_fences(
+    conn: &mut AnyConnection,
+    fences: &[Guard<'_>],
+) -> Result<(), StoreError> {
     if fences.is_empty() {
         return Ok(());
     }
-    let mut sql = String::from("SELECT game_id FROM game_owners WHERE ");
-    for i in 0..fences.len() {
-        let n = i * 3;
-        if i > 0 {
-            sql.push_str(" OR ");
-        }
-        sql.push_str(&format!(
-            "(game_id = ${} AND node = ${} AND epoch = ${})",
-            n + 1,
-            n + 2,
-            n + 3
-        ));
-    }
-    sql.push_str(" FOR SHARE");
-    // Placeholders only: every value is bound.
-    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-    for (game, fence) in &fences {
-        query = query
-            .bind(game.to_string())
-            .bind(fence.node.to_string())
-            .bind(fence.epoch);
-    }
-    let held = query.fetch_all(&mut *conn).await?.len();
-    if held == fences.len() {
-        Ok(())
-    } else {
-        Err(StoreError::Fenced)
+    let sql = fence_guard(1) + "SELECT 1 AS held WHERE " + FENCES_HELD;
+    let held = bind_fences(sqlx::query(sqlx::AssertSqlSafe(sql)), fences)
+        .fetch_optional(&mut *conn)
+        .await?;
+    match held {
+        Some(_) => Ok(()),
+        None => Err(StoreError::Fenced),
     }
 }

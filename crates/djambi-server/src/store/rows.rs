@@ -13,6 +13,12 @@ fn corrupt(what: impl Into<String>) -> StoreError {
     StoreError::Corrupt(what.into())
 }
 
+/// A game id column (`id`, or another name).
+pub(super) fn game_id(row: &AnyRow, column: &str) -> Result<Uuid, StoreError> {
+    let id: String = row.try_get(column)?;
+    Uuid::parse_str(&id).map_err(|_| corrupt(format!("game id {id:?}")))
+}
+
 /// A player letter.
 pub(super) fn player(s: &str) -> Result<Player, StoreError> {
     let mut chars = s.chars();

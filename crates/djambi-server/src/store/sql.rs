@@ -4,6 +4,7 @@
 use sqlx::{AnyConnection, AnyPool, Row};
 use uuid::Uuid;
 
+use super::cluster::{self, Guard};
 use super::rows::{self, game_columns, int, letter};
 use super::{ChatRow, Commit, EventRow, GameRow, SeatRow, StoreError, StoredGame};
 use crate::protocol::GameStatus;
@@ -66,38 +67,70 @@ pub(super) async fn insert_event(
     game: Uuid,
     event: &EventRow,
 ) -> Result<(), StoreError> {
-    insert_events(conn, &[(game, event)]).await
+    insert_events(conn, &[(game, event)], &[]).await
 }
 
 /// Events (of any games) inserted this many to a statement.
 const EVENTS_PER_STATEMENT: usize = 64;
 
 /// Inserts events with one statement per [`EVENTS_PER_STATEMENT`] rows (a statement costs a
-/// round trip to the database's thread or server; a batch of moves is one or two).
+/// round trip to the database's thread or server; a batch of moves is one or two). With
+/// `fences` (several nodes), the first statement checks them too: its rows are inserted only
+/// if every fence holds (see [`cluster::fence_guard`](super::cluster)), else
+/// [`StoreError::Fenced`] — the check costs no round trip of its own.
 pub(super) async fn insert_events(
     conn: &mut AnyConnection,
     events: &[(Uuid, &EventRow)],
+    fences: &[Guard<'_>],
 ) -> Result<(), StoreError> {
-    for chunk in events.chunks(EVENTS_PER_STATEMENT) {
+    for (c, chunk) in events.chunks(EVENTS_PER_STATEMENT).enumerate() {
+        let guarded = c == 0 && !fences.is_empty();
         let mut sql = String::from(
-            "INSERT INTO events (game_id, v, kind, player, turn_text, detail, ack, at) VALUES ",
+            "INSERT INTO events (game_id, v, kind, player, turn_text, detail, ack, at) ",
         );
+        let mut rows = String::new();
         for i in 0..chunk.len() {
             let n = i * 8;
             if i > 0 {
-                sql.push_str(", ");
+                rows.push_str(", ");
             }
+            if guarded {
+                // Postgres (several nodes only): typed, for a SELECT's VALUES.
+                rows.push_str(&format!(
+                    "(${}::text, ${}::bigint, ${}::text, ${}::text, ${}::text, ${}::text, \
+                     ${}::bigint, ${}::bigint)",
+                    n + 1,
+                    n + 2,
+                    n + 3,
+                    n + 4,
+                    n + 5,
+                    n + 6,
+                    n + 7,
+                    n + 8
+                ));
+            } else {
+                rows.push_str(&format!(
+                    "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                    n + 1,
+                    n + 2,
+                    n + 3,
+                    n + 4,
+                    n + 5,
+                    n + 6,
+                    n + 7,
+                    n + 8
+                ));
+            }
+        }
+        if guarded {
+            sql = cluster::fence_guard(chunk.len() * 8 + 1) + &sql;
             sql.push_str(&format!(
-                "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
-                n + 1,
-                n + 2,
-                n + 3,
-                n + 4,
-                n + 5,
-                n + 6,
-                n + 7,
-                n + 8
+                "SELECT * FROM (VALUES {rows}) AS e WHERE {}",
+                cluster::FENCES_HELD
             ));
+        } else {
+            sql.push_str("VALUES ");
+            sql.push_str(&rows);
         }
         // Placeholders only: every value is bound.
         let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
@@ -112,7 +145,13 @@ pub(super) async fn insert_events(
                 .bind(event.ack.map(int))
                 .bind(event.at);
         }
-        query.execute(&mut *conn).await?;
+        if guarded {
+            query = cluster::bind_fences(query, fences);
+        }
+        let inserted = query.execute(&mut *conn).await?.rows_affected();
+        if guarded && inserted != chunk.len() as u64 {
+            return Err(StoreError::Fenced);
+        }
     }
     Ok(())
 }
@@ -136,14 +175,16 @@ async fn insert_chat(conn: &mut AnyConnection, game: Uuid, c: &ChatRow) -> Resul
     Ok(())
 }
 
-/// Writes a batch of commands (of any games) inside the caller's transaction: the fences of
-/// their games' ownership checked first (several nodes), then each command's seats and chat,
-/// then every event in as few statements as possible, then each game's latest summary once.
+/// Writes a batch of commands (of any games) inside the caller's transaction: each command's
+/// seats and chat, then every event in as few statements as possible (the first one also
+/// checking, with several nodes, the fences of their games' ownership; a batch without events
+/// checks them on their own), then each game's latest summary once. A fence that does not hold
+/// fails the whole transaction.
 pub(super) async fn write_batch(
     conn: &mut AnyConnection,
     commits: &[&Commit],
 ) -> Result<(), StoreError> {
-    super::cluster::check_fences(conn, commits).await?;
+    let fences = cluster::guards(commits);
     for commit in commits {
         write_seats_and_chat(conn, commit).await?;
     }
@@ -151,7 +192,11 @@ pub(super) async fn write_batch(
         .iter()
         .flat_map(|c| c.events.iter().map(move |e| (c.game, e)))
         .collect();
-    insert_events(conn, &events).await?;
+    if events.is_empty() {
+        cluster::check_fences(conn, &fences).await?;
+    } else {
+        insert_events(conn, &events, &fences).await?;
+    }
     // The last summary of each game in the batch is the one that counts.
     let mut summaries: Vec<(Uuid, &super::GameSummaryRow)> = Vec::new();
     for commit in commits.iter().rev() {
@@ -340,10 +385,7 @@ pub(super) async fn unfinished_games(pool: &AnyPool) -> Result<Vec<Uuid>, StoreE
         .fetch_all(pool)
         .await?
         .iter()
-        .map(|r| {
-            let id: String = r.try_get("id")?;
-            Uuid::parse_str(&id).map_err(|_| StoreError::Corrupt(format!("game id {id:?}")))
-        })
+        .map(|r| rows::game_id(r, "id"))
         .collect()
 }
 
