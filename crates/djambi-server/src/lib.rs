@@ -293,6 +293,10 @@ pub async fn serve(
     let timeout = state.config.shutdown_timeout();
     net::serve(listener, router, net, shutdown, timeout).await?;
     housekeeping.abort();
+    // Sockets on games other nodes run hear it from here, not from an actor of this node.
+    if let Some(remote) = state.registry.remote() {
+        remote.mirrors.close_all();
+    }
     // The last sign of life, exact: downtime is counted from now.
     if state.registry.remote().is_none() {
         let _ = state.store.heartbeat(crate::clock::now_ms()).await;

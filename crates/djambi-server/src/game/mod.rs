@@ -106,6 +106,19 @@ pub const CLOSE_REASONS: [&str; 3] = [
     "seat opened elsewhere",
 ];
 
+/// The `restarting` message for `audience`, closing its recipients' sockets with 1012 (they
+/// reconnect and resume).
+pub fn restarting(audience: Audience) -> Outbound {
+    let message = crate::protocol::ServerMessage::Restarting {
+        message: "the server is restarting; reconnect in a moment".into(),
+    };
+    let text = serde_json::to_string(&message).expect("protocol messages serialise");
+    Outbound {
+        close: Some((axum::extract::ws::close_code::RESTART, "server restarting")),
+        ..Outbound::new(Seq::None, audience, Utf8Bytes::from(text))
+    }
+}
+
 /// The tag of the node a connection id belongs to (0 for a server alone).
 pub fn node_of(conn: u64) -> u32 {
     (conn >> 32) as u32

@@ -200,3 +200,70 @@ pub async fn play_turns(players: &mut [super::Ws], n: usize) -> Vec<(String, u64
     }
     played
 }
+
+/// Two nodes, `a` and `b` (lease 5 s), on a fresh database: (its owner, its URL, a, b).
+pub async fn two_nodes() -> Option<(super::TestDb, String, super::TestServer, super::TestServer)> {
+    let (db, nats) = cluster_db().await?;
+    let url = db.url();
+    let a = node(&url, &nats, "a", 5).await;
+    let b = node(&url, &nats, "b", 5).await;
+    Some((db, url, a, b))
+}
+
+/// Connects the four seats of game `id`, seat `i` to `addrs[i % addrs.len()]`.
+pub async fn seats(addrs: &[std::net::SocketAddr], id: &str, tokens: &[String]) -> Vec<super::Ws> {
+    let mut players = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let (ws, first) = super::Ws::join(addrs[i % addrs.len()], id, Some(token), None).await;
+        assert_eq!(first["type"], "snapshot", "{first}");
+        players.push(ws);
+    }
+    players
+}
+
+/// The game's owner in the database: (node, epoch).
+pub async fn owner(url: &str, id: &str) -> (Option<String>, i64) {
+    let node = query_one(
+        url,
+        &format!("SELECT node FROM game_owners WHERE game_id = '{id}'"),
+    )
+    .await;
+    let epoch = query_one(
+        url,
+        &format!("SELECT epoch FROM game_owners WHERE game_id = '{id}'"),
+    )
+    .await
+    .map_or(0, |e| e.parse().unwrap());
+    (node, epoch)
+}
+
+/// The versions of a game's stored events.
+pub async fn stored_versions(url: &str, id: &str) -> u64 {
+    query_one(
+        url,
+        &format!("SELECT COALESCE(MAX(v), 0) FROM events WHERE game_id = '{id}'"),
+    )
+    .await
+    .unwrap()
+    .parse()
+    .unwrap()
+}
+
+/// Reconnects a player to `addr`, as having seen up to the version before `v`: it must get
+/// `resume` and exactly the event `v` again (which tells it whose turn it is). Its ack ids go
+/// on from `next_ack` (they belong to the seat, across connections).
+pub async fn rejoin(
+    addr: std::net::SocketAddr,
+    id: &str,
+    token: &str,
+    v: u64,
+    next_ack: u64,
+) -> super::Ws {
+    let (mut ws, first) = super::Ws::join(addr, id, Some(token), Some(v - 1)).await;
+    ws.next_ack = next_ack;
+    assert_eq!(first["type"], "resume", "{first}");
+    assert_eq!(first["from"], v - 1, "{first}");
+    let event = ws.event().await;
+    assert_eq!(event["v"], v, "{event}");
+    ws
+}

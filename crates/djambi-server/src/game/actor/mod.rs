@@ -31,7 +31,7 @@ use super::bots::BotPool;
 use super::command::{self, Action, Rejection, Table};
 use super::handle::{Command, GameHandle, Reply};
 use super::state::GameState;
-use super::{Audience, Limits, Outbound, Presence, Role, Seq, Viewer};
+use super::{Audience, Limits, Outbound, Presence, Role, Seq, Viewer, restarting};
 use crate::clock::now_ms;
 use crate::metrics::Metrics;
 use crate::protocol::{ErrorCode, GameStatus, ServerMessage};
@@ -450,18 +450,6 @@ impl Actor {
             Role::Player(p) => self.acks.get(&(p, ack)).copied(),
             Role::Spectator => self.spectator_acks.get(&(viewer.conn, ack)).copied(),
         }
-    }
-}
-
-/// The `restarting` message for `audience`, closing its recipients' sockets (they reconnect and
-/// resume).
-pub(super) fn restarting(audience: Audience) -> Outbound {
-    let text = encode(&ServerMessage::Restarting {
-        message: "the server is restarting; reconnect in a moment".into(),
-    });
-    Outbound {
-        close: Some((close_code::RESTART, "server restarting")),
-        ..Outbound::new(Seq::None, audience, text)
     }
 }
 

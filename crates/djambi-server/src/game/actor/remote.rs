@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use async_nats::Subject;
 
-use super::{Actor, restarting};
+use super::Actor;
 use crate::cluster::{Cluster, events_subject};
 use crate::game::remote::digest::{self, Digest};
 use crate::game::remote::wire::{self, WireOutbound};
-use crate::game::{Audience, Outbound, Role, node_of};
+use crate::game::{Audience, Outbound, Role, node_of, restarting};
 use crate::store::Fence;
 
 /// How often the owner checks that the nodes of its remote sockets are still up.

@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::wire::{WireOutbound, decode};
 use crate::cluster::lease::AbortOnDrop;
 use crate::cluster::{Cluster, RequestFailed, events_subject};
-use crate::game::Outbound;
+use crate::game::{Audience, Outbound, restarting};
 
 /// A game's events, as this node receives them from its owner.
 pub struct Mirror {
@@ -83,6 +83,21 @@ impl Mirrors {
         map.retain(|_, weak| weak.strong_count() > 0);
         map.insert(game, Arc::downgrade(&mirror));
         Ok(mirror)
+    }
+
+    /// The node is stopping: every socket on a mirrored game is told `restarting` and closed
+    /// (its own games' sockets are told by their actors), so it reconnects to another node.
+    pub fn close_all(&self) {
+        let mirrors: Vec<Arc<Mirror>> = self
+            .map
+            .lock()
+            .expect("mirrors lock")
+            .values()
+            .filter_map(Weak::upgrade)
+            .collect();
+        for mirror in mirrors {
+            let _ = mirror.tx.send(restarting(Audience::All));
+        }
     }
 
     /// How many games this node mirrors now.
