@@ -218,7 +218,7 @@ async fn join_cluster(
         .subscribe(PRESENCE.into())
         .await
         .map_err(|_| ClusterError::Nats("could not subscribe to the presence digests".into()))?;
-    tokio::spawn(digests.clone().listen(presence));
+    cluster.spawn(digests.clone().listen(presence, cluster.clone()));
     Ok(Arc::new(Remote {
         mirrors: Mirrors::new(cluster.clone(), config.event_buffer),
         cluster,

@@ -192,6 +192,11 @@ impl Cluster {
         }
     }
 
+    /// Runs `task` in the background until the node leaves the cluster.
+    pub fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) {
+        spawn_until(&self.stopping, task);
+    }
+
     /// Subscribes to a subject.
     pub async fn subscribe(&self, subject: Subject) -> Result<Subscriber, RequestFailed> {
         self.nats

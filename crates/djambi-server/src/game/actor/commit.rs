@@ -230,9 +230,13 @@ impl Actor {
     /// At start-up: the server's downtime paused the clock; then what follows (passes owed by a
     /// restored or imported game, a game full but not started).
     pub(super) async fn settle(&mut self) {
+        // The game ran until its last change at least: a pause never starts before it (a stale
+        // "last seen alive" would give time back that nobody waited).
+        let last_change = self.state.updated_at;
         let mut draft = self.draft();
-        if let (Some(from), Some(_), Some(_)) =
+        if let (Some(down), Some(_), Some(_)) =
             (self.down_since, self.state.runner(), self.state.clock)
+            && let from = down.max(last_change)
             && draft.now > from
         {
             let paused = EventKind::Paused {

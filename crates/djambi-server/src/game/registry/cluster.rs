@@ -32,10 +32,8 @@ impl Registry {
         id: Uuid,
         remote: &Arc<Remote>,
     ) -> Result<Option<GameLink>, AppError> {
-        let _loading = self.loading.lock().await;
-        if let Some(handle) = self.cached(id) {
-            return Ok(Some(GameLink::Local(handle)));
-        }
+        // Where it runs is read without the loading lock: most games another node runs are
+        // reached at once, whatever this node is loading meanwhile.
         let Some(owner) = self.ctx.store.owner_of(id).await? else {
             return Ok(None);
         };
@@ -43,6 +41,10 @@ impl Registry {
         let me = lease.id();
         if owner.alive && owner.node.as_deref() != Some(&*me) {
             return Ok(Some(GameLink::Remote(remote.game(id))));
+        }
+        let _loading = self.loading.lock().await;
+        if let Some(handle) = self.cached(id) {
+            return Ok(Some(GameLink::Local(handle)));
         }
         if !lease.is_valid() {
             return Err(AppError::Unavailable(
