@@ -168,10 +168,12 @@ test('a person plays a whole game against three bots through the board', { timeo
     if (turns === 3) assert.equal(await page.evaluate(() => /** @type {any} */ (window).__oscillators), 0, 'muted');
     await playAnyTurn(page, random);
     turns++;
-    if (!(await page.locator('.game-over').count())) {
-      // Read on further down the page, as a person would while the bots think.
-      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    }
+    // Read on further down the page, as a person would while the bots think — unless the game
+    // is over: checked and scrolled in one step in the page, so that a result shown in between
+    // (and scrolled into view by the page) is never scrolled away by the test.
+    await page.evaluate(() => {
+      if (!document.querySelector('.game-over')) window.scrollTo(0, document.body.scrollHeight);
+    });
     assert.ok(turns < 300, 'the game ends');
   }
   assert.ok(turns >= 4, `red played ${turns} turns`);
