@@ -19,11 +19,7 @@ use crate::token::SeatToken;
 /// A command for an actor.
 pub(super) enum Command {
     Join {
-        token: Option<String>,
-        name: Option<String>,
-        conn: u64,
-        since: Option<u64>,
-        chat_since: Option<u64>,
+        request: JoinRequest,
         reply: oneshot::Sender<Result<Joined, JoinError>>,
     },
     Leave {
@@ -110,6 +106,21 @@ pub enum AdminAnswer {
     Bot,
 }
 
+/// What a connection says to join a game (its `hello`), with its id.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct JoinRequest {
+    /// A seat token (a player), or none (a spectator).
+    pub token: Option<String>,
+    /// A spectator's display name.
+    pub name: Option<String>,
+    /// The connection's id (with several nodes, its node's tag in the high bits).
+    pub conn: u64,
+    /// The last version it saw: the missed events instead of a snapshot when possible.
+    pub since: Option<u64>,
+    /// The last chat id it saw.
+    pub chat_since: Option<u64>,
+}
+
 /// A connection joined a game.
 pub struct Joined {
     /// Who it is.
@@ -179,23 +190,8 @@ impl GameHandle {
 
     /// Joins with a seat token (a player) or without (a spectator). With `since`, the missed
     /// events are sent instead of a snapshot when possible.
-    pub async fn join(
-        &self,
-        token: Option<String>,
-        name: Option<String>,
-        conn: u64,
-        since: Option<u64>,
-        chat_since: Option<u64>,
-    ) -> Result<Result<Joined, JoinError>, Gone> {
-        self.ask(|reply| Command::Join {
-            token,
-            name,
-            conn,
-            since,
-            chat_since,
-            reply,
-        })
-        .await
+    pub async fn join(&self, request: JoinRequest) -> Result<Result<Joined, JoinError>, Gone> {
+        self.ask(|reply| Command::Join { request, reply }).await
     }
 
     /// The connection left.

@@ -4,7 +4,9 @@
 
 use uuid::Uuid;
 
-use super::handle::{AdminAction, AdminAnswer, GameHandle, Gone, JoinError, Joined, Reply};
+use super::handle::{
+    AdminAction, AdminAnswer, GameHandle, Gone, JoinError, JoinRequest, Joined, Reply,
+};
 use super::remote::RemoteGame;
 use super::{Action, Outbound, Viewer};
 use crate::error::AppError;
@@ -35,17 +37,10 @@ impl GameLink {
 
     /// Joins with a seat token (a player) or without (a spectator). With `since`, the missed
     /// events are sent instead of a snapshot when possible.
-    pub async fn join(
-        &self,
-        token: Option<String>,
-        name: Option<String>,
-        conn: u64,
-        since: Option<u64>,
-        chat_since: Option<u64>,
-    ) -> Result<Result<Joined, JoinError>, Gone> {
+    pub async fn join(&self, request: JoinRequest) -> Result<Result<Joined, JoinError>, Gone> {
         match self {
-            GameLink::Local(game) => game.join(token, name, conn, since, chat_since).await,
-            GameLink::Remote(game) => game.join(token, name, conn, since, chat_since).await,
+            GameLink::Local(game) => game.join(request).await,
+            GameLink::Remote(game) => game.join(request).await,
         }
     }
 

@@ -27,7 +27,9 @@ use crate::protocol::GameStatus;
 use crate::token::TokenHash;
 
 pub use command::Action;
-pub use handle::{AdminAction, AdminAnswer, AdminWhat, GameHandle, Gone, JoinError, Joined, Reply};
+pub use handle::{
+    AdminAction, AdminAnswer, AdminWhat, GameHandle, Gone, JoinError, JoinRequest, Joined, Reply,
+};
 pub use link::GameLink;
 pub use registry::{
     BOTS_ONLY_TURN_LIMIT, NewGame, Registry, RegistryLimits, adopt_orphans, stop_on_lease_loss,

@@ -70,6 +70,11 @@ pub(super) async fn insert_event(
     insert_events(conn, &[(game, event)], &[]).await
 }
 
+/// The SQL types of the columns of an events INSERT, in order.
+const EVENT_TYPES: [&str; 8] = [
+    "text", "bigint", "text", "text", "text", "text", "bigint", "bigint",
+];
+
 /// Events (of any games) inserted this many to a statement.
 const EVENTS_PER_STATEMENT: usize = 64;
 
@@ -94,33 +99,19 @@ pub(super) async fn insert_events(
             if i > 0 {
                 rows.push_str(", ");
             }
-            if guarded {
+            rows.push('(');
+            for (k, ty) in EVENT_TYPES.iter().enumerate() {
+                if k > 0 {
+                    rows.push_str(", ");
+                }
+                rows.push_str(&format!("${}", n + k + 1));
                 // Postgres (several nodes only): typed, for a SELECT's VALUES.
-                rows.push_str(&format!(
-                    "(${}::text, ${}::bigint, ${}::text, ${}::text, ${}::text, ${}::text, \
-                     ${}::bigint, ${}::bigint)",
-                    n + 1,
-                    n + 2,
-                    n + 3,
-                    n + 4,
-                    n + 5,
-                    n + 6,
-                    n + 7,
-                    n + 8
-                ));
-            } else {
-                rows.push_str(&format!(
-                    "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
-                    n + 1,
-                    n + 2,
-                    n + 3,
-                    n + 4,
-                    n + 5,
-                    n + 6,
-                    n + 7,
-                    n + 8
-                ));
+                if guarded {
+                    rows.push_str("::");
+                    rows.push_str(ty);
+                }
             }
+            rows.push(')');
         }
         if guarded {
             sql = cluster::fence_guard(chunk.len() * 8 + 1) + &sql;

@@ -22,7 +22,9 @@ use tokio::sync::{Mutex, broadcast};
 use super::WsContext;
 use super::inbound;
 use super::reader::{Read, Reader};
-use crate::game::{GameLink, JoinError, Joined, Outbound, Registry, Role, Seq, Viewer};
+use crate::game::{
+    GameLink, JoinError, JoinRequest, Joined, Outbound, Registry, Role, Seq, Viewer,
+};
 use crate::net::{ConnSlot, ConnState, IpKey};
 use crate::protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, ServerMessage};
 
@@ -302,10 +304,14 @@ impl Connection {
                 self.close(close_code::AGAIN, "too many connections").await;
                 return None;
             }
-            let first = self
-                .game
-                .join(token.clone(), name.clone(), conn, since, chat_since)
-                .await;
+            let request = JoinRequest {
+                token,
+                name,
+                conn,
+                since,
+                chat_since,
+            };
+            let first = self.game.join(request.clone()).await;
             let answer = match first {
                 Ok(answer) => Ok(answer),
                 // The game's actor stopped in between (a finished game unloaded when idle; with
@@ -314,10 +320,9 @@ impl Connection {
                     let found = self
                         .registry
                         .with_game(self.game.id(), |game| {
-                            let (token, name) = (token.clone(), name.clone());
+                            let request = request.clone();
                             async move {
-                                let answer =
-                                    game.join(token, name, conn, since, chat_since).await?;
+                                let answer = game.join(request).await?;
                                 Ok((game, answer))
                             }
                         })

@@ -8,7 +8,7 @@ use super::Actor;
 use super::encode;
 use super::talk::chat_outbound;
 use crate::clock::rfc3339;
-use crate::game::handle::{JoinError, Joined};
+use crate::game::handle::{JoinError, JoinRequest, Joined};
 use crate::game::text::display_name;
 use crate::game::view::{Attendance, apply_viewed, game_view, may_see};
 use crate::game::{Audience, Outbound, Role, Seq, Viewer};
@@ -17,14 +17,14 @@ use crate::protocol::{ErrorCode, GameView, SeatPresence, ServerMessage, You};
 use crate::token::TokenHash;
 
 impl Actor {
-    pub(super) async fn join(
-        &mut self,
-        token: Option<String>,
-        name: Option<String>,
-        conn: u64,
-        since: Option<u64>,
-        chat_since: Option<u64>,
-    ) -> Result<Joined, JoinError> {
+    pub(super) async fn join(&mut self, request: JoinRequest) -> Result<Joined, JoinError> {
+        let JoinRequest {
+            token,
+            name,
+            conn,
+            since,
+            chat_since,
+        } = request;
         let limits = &self.ctx.limits;
         let (role, token) = match token {
             Some(token) => {

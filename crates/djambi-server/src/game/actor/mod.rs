@@ -261,15 +261,8 @@ impl Actor {
 
     async fn handle(&mut self, command: Command) {
         match command {
-            Command::Join {
-                token,
-                name,
-                conn,
-                since,
-                chat_since,
-                reply,
-            } => {
-                let joined = self.join(token, name, conn, since, chat_since).await;
+            Command::Join { request, reply } => {
+                let joined = self.join(request).await;
                 let _ = reply.send(joined);
                 self.follow_up().await;
             }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use uuid::Uuid;
 
-use super::handle::{AdminAction, AdminAnswer, Gone, JoinError, Joined, Reply};
+use super::handle::{AdminAction, AdminAnswer, Gone, JoinError, JoinRequest, Joined, Reply};
 use super::{Action, Outbound, Viewer};
 use crate::cluster::{Cluster, RequestFailed, commands_subject};
 use crate::error::AppError;
@@ -80,24 +80,11 @@ impl RemoteGame {
 
     /// Joins (see [`GameHandle::join`](super::GameHandle::join)): the mirror first, so that no
     /// event after the join's snapshot is missed.
-    pub async fn join(
-        &self,
-        token: Option<String>,
-        name: Option<String>,
-        conn: u64,
-        since: Option<u64>,
-        chat_since: Option<u64>,
-    ) -> Result<Result<Joined, JoinError>, Gone> {
+    pub async fn join(&self, request: JoinRequest) -> Result<Result<Joined, JoinError>, Gone> {
         let mirror = self.remote.mirrors.get(self.id).await.map_err(|_| Gone)?;
         let events = mirror.subscribe();
-        let call = Call::Join {
-            token,
-            name,
-            conn,
-            since,
-            chat_since,
-        };
-        match self.call(&call).await {
+        let conn = request.conn;
+        match self.call(&Call::Join(request)).await {
             Ok(Answer::Joined { viewer, initial }) => {
                 let Some(viewer) = viewer.into_viewer() else {
                     return Err(Gone);

@@ -91,23 +91,9 @@ fn viewer(wire: WireViewer) -> Result<crate::game::Viewer, Answer> {
 /// The actor's command for a call, and what to wait for.
 fn command_of(call: Call) -> Result<(Command, Pending), Answer> {
     Ok(match call {
-        Call::Join {
-            token,
-            name,
-            conn,
-            since,
-            chat_since,
-        } => {
+        Call::Join(request) => {
             let (reply, rx) = oneshot::channel();
-            let command = Command::Join {
-                token,
-                name,
-                conn,
-                since,
-                chat_since,
-                reply,
-            };
-            (command, Pending::Join(rx))
+            (Command::Join { request, reply }, Pending::Join(rx))
         }
         Call::Leave { conn } => (Command::Depart { conn }, Pending::Nothing),
         Call::Act {

@@ -11,7 +11,8 @@ use djambi_core::{ArmySet, Player};
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    Action, AdminAnswer, AdminWhat, Audience, CLOSE_REASONS, JoinError, Outbound, Role, Seq, Viewer,
+    Action, AdminAnswer, AdminWhat, Audience, CLOSE_REASONS, JoinError, JoinRequest, Outbound,
+    Role, Seq, Viewer,
 };
 use crate::token::{SeatToken, TokenHash};
 
@@ -19,18 +20,7 @@ use crate::token::{SeatToken, TokenHash};
 #[derive(Debug, Serialize, Deserialize)]
 pub enum Call {
     /// A socket on another node joins (with a seat token, or as a spectator).
-    Join {
-        /// The seat token.
-        token: Option<String>,
-        /// A spectator's name.
-        name: Option<String>,
-        /// The connection's id (its node's tag in the high bits).
-        conn: u64,
-        /// The last version it saw.
-        since: Option<u64>,
-        /// The last chat id it saw.
-        chat_since: Option<u64>,
-    },
+    Join(JoinRequest),
     /// A socket on another node left.
     Leave {
         /// Its connection's id.
