@@ -329,17 +329,25 @@ async fn connect(url: &str) -> sqlx::PgConnection {
     sqlx::PgConnection::connect(url).await.expect("connect")
 }
 
-/// The games node `name` (any incarnation) owns now.
-async fn owned_by(url: &str, name: &str) -> Vec<String> {
+/// The `game_id` column of a query's rows.
+async fn game_ids(
+    url: &str,
+    query: sqlx::query::Query<'_, sqlx::Postgres, sqlx::postgres::PgArguments>,
+) -> Vec<String> {
     let mut conn = connect(url).await;
-    sqlx::query("SELECT game_id FROM game_owners WHERE node LIKE $1")
-        .bind(format!("{name}-%"))
+    query
         .fetch_all(&mut conn)
         .await
         .unwrap()
         .iter()
         .map(|r| r.get::<String, _>("game_id"))
         .collect()
+}
+
+/// The games node `name` (any incarnation) owns now.
+async fn owned_by(url: &str, name: &str) -> Vec<String> {
+    let query = sqlx::query("SELECT game_id FROM game_owners WHERE node LIKE $1");
+    game_ids(url, query.bind(format!("{name}-%"))).await
 }
 
 /// Every stored command with an ack id: (game, player, ack) → [(v, turn)].
@@ -369,16 +377,10 @@ async fn stored_moves(url: &str) -> HashMap<(String, char, u64), Vec<(u64, Strin
 
 /// Games whose event versions are not exactly 1..=max.
 async fn holes(url: &str) -> Vec<String> {
-    let mut conn = connect(url).await;
-    sqlx::query(
+    let query = sqlx::query(
         "SELECT game_id FROM events GROUP BY game_id HAVING count(*) <> max(v) OR min(v) <> 1",
-    )
-    .fetch_all(&mut conn)
-    .await
-    .unwrap()
-    .iter()
-    .map(|r| r.get::<String, _>("game_id"))
-    .collect()
+    );
+    game_ids(url, query).await
 }
 
 /// A game as stored: status, version, player to move, owner and epoch.
