@@ -126,8 +126,8 @@ pub fn node_of(conn: u64) -> u32 {
     (conn >> 32) as u32
 }
 
-/// Where a message stands in the game's version sequence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where a message stands in the game's version sequence (it crosses between nodes as it is).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Seq {
     /// Not versioned (chat, presence, acks, …).
     None,

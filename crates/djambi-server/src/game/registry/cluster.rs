@@ -47,9 +47,7 @@ impl Registry {
             return Ok(Some(GameLink::Local(handle)));
         }
         if !lease.is_valid() {
-            return Err(AppError::Unavailable(
-                "this server is cut off from the database; try again in a moment".into(),
-            ));
+            return Err(cut_off());
         }
         let Some(epoch) = self.ctx.store.acquire(id, &me).await? else {
             // Another node took it in between: it runs it now.
@@ -92,9 +90,7 @@ impl Registry {
             .await
         {
             Ok(epoch) => Ok(me.zip(epoch).map(|(node, epoch)| Fence { node, epoch })),
-            Err(StoreError::NoLease) => Err(AppError::Unavailable(
-                "this server is cut off from the database; try again in a moment".into(),
-            )),
+            Err(StoreError::NoLease) => Err(cut_off()),
             Err(e) => Err(e.into()),
         }
     }
@@ -102,9 +98,7 @@ impl Registry {
     /// Refuses new games while this node holds no lease (it could not run them).
     pub(super) fn check_lease(&self) -> Result<(), AppError> {
         match &self.remote {
-            Some(remote) if !remote.cluster.lease().is_valid() => Err(AppError::Unavailable(
-                "this server is cut off from the database; try again in a moment".into(),
-            )),
+            Some(remote) if !remote.cluster.lease().is_valid() => Err(cut_off()),
             _ => Ok(()),
         }
     }
@@ -258,6 +252,11 @@ pub async fn stop_on_lease_loss(registry: Arc<Registry>) {
             }
         }
     }
+}
+
+/// This node holds no lease (Postgres is out of its reach): it can run no game for now.
+fn cut_off() -> AppError {
+    AppError::Unavailable("this server is cut off from the database; try again in a moment".into())
 }
 
 fn rand_u8() -> u8 {

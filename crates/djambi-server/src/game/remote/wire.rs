@@ -140,18 +140,11 @@ impl WireViewer {
 /// An [`Outbound`] between nodes.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct WireOutbound<'a> {
-    seq: WireSeq,
+    seq: Seq,
     audience: WireAudience,
     text: Cow<'a, str>,
     /// The close code and the reason's place in [`CLOSE_REASONS`].
     close: Option<(u16, u8)>,
-}
-
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-enum WireSeq {
-    None,
-    Event(u64),
-    Snapshot(u64),
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -167,11 +160,7 @@ impl<'a> WireOutbound<'a> {
     /// The wire form of `o`, borrowing its text.
     pub fn of(o: &'a Outbound) -> WireOutbound<'a> {
         WireOutbound {
-            seq: match o.seq {
-                Seq::None => WireSeq::None,
-                Seq::Event(v) => WireSeq::Event(v),
-                Seq::Snapshot(v) => WireSeq::Snapshot(v),
-            },
+            seq: o.seq,
             audience: match o.audience {
                 Audience::All => WireAudience::All,
                 Audience::Players(set) => WireAudience::Players(set.iter().collect()),
@@ -201,11 +190,7 @@ impl<'a> WireOutbound<'a> {
     /// The message for this node's sockets.
     pub fn into_outbound(self) -> Outbound {
         Outbound {
-            seq: match self.seq {
-                WireSeq::None => Seq::None,
-                WireSeq::Event(v) => Seq::Event(v),
-                WireSeq::Snapshot(v) => Seq::Snapshot(v),
-            },
+            seq: self.seq,
             audience: match self.audience {
                 WireAudience::All => Audience::All,
                 WireAudience::Players(players) => Audience::Players(
