@@ -100,6 +100,18 @@ impl Engine {
         }
     }
 
+    /// Sets the seed of the next choices (a server's engine serves many games: each game, and
+    /// each of its turns, brings its own seed, so two games differ and a replayed game does
+    /// not). The table is kept: with a node budget a choice depends on the seed, not on it.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
+    /// The seed of the next choices.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
     /// The transposition table's memory, in bytes (at most the configured size).
     pub fn tt_bytes(&self) -> usize {
         self.searcher.tt_bytes()
