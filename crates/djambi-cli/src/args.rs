@@ -9,7 +9,7 @@ use djambi_engine::Level;
 
 /// The usage text printed after a usage error.
 pub const USAGE: &str = "usage: djambi <legal|play TOKEN...|perft DEPTH|status|show> [--position DPN] [--rules LIST]
-       djambi bot [--position DPN] [--rules LIST] [--level random|easy|medium|hard] [--movetime MS] [--seed N] [--nodes N] [--hash MB]";
+       djambi bot [--position DPN] [--rules LIST] [--level random|beginner|easy|medium|hard] [--movetime MS] [--seed N] [--nodes N] [--hash MB]";
 
 /// What `djambi --help` (or `djambi help`) prints.
 pub const HELP: &str = "djambi: the rules of Djambi (Machiavelli's chessboard) on the command line.
@@ -24,7 +24,7 @@ subcommands:
   status             ongoing, winner P, or draw followed by the players sharing it
   show               the board drawn for people
   bot                one legal turn chosen by the engine:
-                       --level random|easy|medium|hard (default hard)
+                       --level random|beginner|easy|medium|hard (default hard)
                        --movetime MS (default 1000; the whole command answers within it)
                        --seed N (repeatable choices with a node budget)
                        --nodes N (a node budget), --hash MB (the table's size)
@@ -258,6 +258,8 @@ mod tests {
         assert_eq!(inv.bot.seed, u64::MAX);
         let inv = parse(&["bot", "--level", "random", "--level", "medium"]).unwrap();
         assert_eq!(inv.bot.level, Level::Medium);
+        let inv = parse(&["bot", "--level", "beginner"]).unwrap();
+        assert_eq!(inv.bot.level, Level::Beginner);
         assert_eq!(parse(&["bot"]).unwrap().bot, BotOptions::default());
     }
 
@@ -280,6 +282,7 @@ mod tests {
             &["legal", "--level", "hard"],
             &["bot", "--level", "expert"],
             &["bot", "--level=hard", "--level=Hard"],
+            &["bot", "--level", "Beginner"],
             &["bot", "--movetime", "-1"],
             &["bot", "--movetime", "01"],
             &["bot", "--movetime"],

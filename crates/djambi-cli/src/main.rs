@@ -6,7 +6,7 @@
 //! djambi perft  DEPTH [--position DPN] [--rules LIST]
 //! djambi status [--position DPN] [--rules LIST]
 //! djambi show   [--position DPN] [--rules LIST]
-//! djambi bot    [--position DPN] [--rules LIST] [--level random|easy|medium|hard]
+//! djambi bot    [--position DPN] [--rules LIST] [--level random|beginner|easy|medium|hard]
 //!               [--movetime MS] [--seed N] [--nodes N] [--hash MB]
 //! ```
 

@@ -232,7 +232,7 @@ fn bot_turn(args: &[&str]) -> String {
 #[test]
 fn bot_prints_one_legal_turn_at_every_level() {
     let _one = one_bot_at_a_time();
-    for level in ["random", "easy", "medium", "hard"] {
+    for level in ["random", "beginner", "easy", "medium", "hard"] {
         bot_turn(&["--level", level, "--movetime", "100"]);
         bot_turn(&[
             &format!("--level={level}"),
@@ -268,6 +268,31 @@ fn bot_takes_the_win() {
 }
 
 #[test]
+fn beginner_bot_kills_a_chief_in_its_line() {
+    let _one = one_bot_at_a_time();
+    // Red's Assassin on a6 sees blue's chief on i6 down an empty rank; four players alive.
+    let hangs = "Cr1Mr3MbRb1/RrDrMr3MbDbAb/MrMrNr3NbMbMb/Ar7Cb/9/9/MgMgNg3NyMyMy/AgDgMg3MyDyRy/CgRgMg3MyAyCy r rbyg - 0 - 0 1";
+    let mut kills = 0;
+    for seed in 0..10 {
+        let t = bot_turn(&[
+            "--position",
+            hangs,
+            "--level",
+            "beginner",
+            "--seed",
+            &seed.to_string(),
+        ]);
+        let after = stdout(&djambi(&["play", &t, "--position", hangs]));
+        // Blue's army passes to red (R9.1): control `rryg`.
+        kills += usize::from(after.split(' ').nth(2) == Some("rryg"));
+    }
+    assert!(
+        kills >= 9,
+        "beginner killed the chief for {kills} of 10 seeds"
+    );
+}
+
+#[test]
 fn bot_answers_within_its_move_time() {
     let _one = one_bot_at_a_time();
     for (pos, ms) in [
@@ -291,7 +316,7 @@ fn bot_answers_within_its_move_time() {
 #[test]
 fn bot_is_repeatable_with_a_seed_and_a_node_budget() {
     let _one = one_bot_at_a_time();
-    for level in ["random", "easy", "medium", "hard"] {
+    for level in ["random", "beginner", "easy", "medium", "hard"] {
         let args = [
             "--position",
             MAZE,

@@ -9,6 +9,7 @@ use crate::eval::{self, Assessment};
 use crate::level::Level;
 use crate::rng::Rng;
 use crate::search::Searcher;
+use crate::search::beginner::beginner_turn;
 use crate::search::greedy::{easy_turn, random_turn};
 use crate::time::Limits;
 use crate::zobrist::hash;
@@ -32,7 +33,7 @@ pub struct EngineConfig {
     /// The transposition table's size in bytes (rounded down to a power of two of 16-byte
     /// entries; at least one entry). The engine's memory is this plus about 1 MiB of buffers.
     pub tt_bytes: usize,
-    /// The seed of every random choice (tie-breaks, `random` and `easy`). Mixed with the
+    /// The seed of every random choice (tie-breaks, `random`, `beginner` and `easy`). Mixed with the
     /// position, so one seed gives different but repeatable choices in different positions.
     pub seed: u64,
 }
@@ -122,8 +123,8 @@ impl Engine {
     ///
     /// Limits: `hard` searches until the move time runs out, the node budget is spent or the
     /// stop flag is set (with no limit at all, [`DEFAULT_MOVETIME`]); `medium` searches at most
-    /// [`MEDIUM_NODES`] nodes (fewer if the limits say so); `easy` and `random` answer in
-    /// microseconds whatever the limits.
+    /// [`MEDIUM_NODES`] nodes (fewer if the limits say so); `easy`, `beginner` and `random`
+    /// answer in microseconds whatever the limits.
     pub fn think(
         &mut self,
         pos: &Position,
@@ -147,6 +148,10 @@ impl Engine {
                 let mut child = *pos;
                 child.play_unchecked(&t);
                 Ok(simple(t, eval::terminal(&child, mover, 1)))
+            }
+            Level::Beginner => {
+                let (t, s) = beginner_turn(pos, &mut rng, &mut self.buf).ok_or(GameOver)?;
+                Ok(simple(t, s))
             }
             Level::Easy => {
                 let (t, s) = easy_turn(pos, &mut rng, &mut self.buf).ok_or(GameOver)?;

@@ -1,4 +1,4 @@
-//! The bot levels (`random`, `easy`, `medium`, `hard`) and their names.
+//! The bot levels (`random`, `beginner`, `easy`, `medium`, `hard`) and their names.
 
 use std::fmt;
 use std::str::FromStr;
@@ -9,7 +9,10 @@ use std::str::FromStr;
 pub enum Level {
     /// A uniformly random legal turn (seeded).
     Random,
-    /// One ply of greedy evaluation with noise, and an occasional random turn: for beginners.
+    /// Sees what it can take, not what it risks: one ply, blind to its own chief's danger, much
+    /// noise and many random turns. For a first game.
+    Beginner,
+    /// One ply of greedy evaluation with noise, and an occasional random turn.
     Easy,
     /// The Paranoid search on a small fixed node budget (at least a Max-N-2 material player).
     Medium,
@@ -20,15 +23,36 @@ pub enum Level {
 
 impl Level {
     /// Every level, weakest first.
-    pub const ALL: [Level; 4] = [Level::Random, Level::Easy, Level::Medium, Level::Hard];
+    pub const ALL: [Level; 5] = [
+        Level::Random,
+        Level::Beginner,
+        Level::Easy,
+        Level::Medium,
+        Level::Hard,
+    ];
 
     /// The level's name as the command line writes it.
     pub const fn name(self) -> &'static str {
         match self {
             Level::Random => "random",
+            Level::Beginner => "beginner",
             Level::Easy => "easy",
             Level::Medium => "medium",
             Level::Hard => "hard",
+        }
+    }
+
+    /// What the level does, in one line for people choosing an opponent (docs/ENGINE.md's
+    /// ladder says how strong each one measured).
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Level::Random => "plays any legal turn, at random",
+            Level::Beginner => "sees what it can take, not what it risks",
+            Level::Easy => {
+                "weighs each turn one move ahead, its chief's safety included, with noise"
+            }
+            Level::Medium => "searches about two turns ahead, assuming everyone plays against it",
+            Level::Hard => "searches as deep as its thinking time allows",
         }
     }
 }
@@ -47,7 +71,7 @@ impl fmt::Display for ParseLevelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown level {:?} (expected random, easy, medium or hard)",
+            "unknown level {:?} (expected random, beginner, easy, medium or hard)",
             self.0
         )
     }
@@ -58,7 +82,7 @@ impl std::error::Error for ParseLevelError {}
 impl FromStr for Level {
     type Err = ParseLevelError;
 
-    /// Parses `random`, `easy`, `medium` or `hard` (lowercase, as NOTATION §5 writes them).
+    /// Parses `random`, `beginner`, `easy`, `medium` or `hard` (lowercase, as NOTATION §5 writes them).
     fn from_str(s: &str) -> Result<Level, ParseLevelError> {
         Level::ALL
             .into_iter()
@@ -80,5 +104,11 @@ mod tests {
             assert!(bad.parse::<Level>().is_err(), "{bad}");
         }
         assert_eq!(Level::default(), Level::Hard);
+        assert_eq!("beginner".parse::<Level>(), Ok(Level::Beginner));
+        assert!(Level::ALL.iter().all(|l| !l.summary().is_empty()));
+        let names: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+        assert_eq!(names, ["random", "beginner", "easy", "medium", "hard"]);
+        let err = "expert".parse::<Level>().unwrap_err().to_string();
+        assert!(err.contains("beginner"), "{err}");
     }
 }

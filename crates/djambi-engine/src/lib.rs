@@ -2,7 +2,7 @@
 //!
 //! Bots for Djambi over `djambi-core`: an evaluation ([`eval`]), a Paranoid alpha-beta search
 //! with iterative deepening, a transposition table and quiescence ([`search`]), time and node
-//! limits ([`time`]), four [`Level`]s, the Max-N-2 material baseline the arena measures them
+//! limits ([`time`]), five [`Level`]s, the Max-N-2 material baseline the arena measures them
 //! against ([`search::maxn`]), and the arena itself ([`arena`]). `docs/ENGINE.md` explains the
 //! design and BENCHMARKS.md the measured strength.
 //!

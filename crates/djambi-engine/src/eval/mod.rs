@@ -28,6 +28,14 @@ pub const WIN_THRESHOLD: i32 = WIN - 1000;
 
 /// Each living player's strength (0 for a player who is not alive), indexed by army.
 pub fn strengths(pos: &Position) -> [i32; 4] {
+    strengths_with(pos, None)
+}
+
+/// The strengths as a `careless` player sees them: its own without the chief-danger terms
+/// (enemy attackers, corpses round its chief, room), everyone else's in full. It sees the
+/// danger it puts the others' chiefs in, not the danger its own chief is in: the `beginner`
+/// level's view ([`careless_share`]).
+fn strengths_with(pos: &Position, careless: Option<Player>) -> [i32; 4] {
     let cells = geometry::codes(pos.board());
     let scan = material::scan_codes(&cells);
     let control: [Option<Player>; 4] = Army::ALL.map(|a| match pos.control(a) {
@@ -54,6 +62,10 @@ pub fn strengths(pos: &Position) -> [i32; 4] {
         if ruler == Some(p) {
             v += RULER;
         }
+        if careless == Some(p) {
+            s[p.index()] = v.max(MIN_STRENGTH);
+            continue;
+        }
         let enemies = safety::moving_enemies(&control, p);
         let at = chief.index();
         v -= CHIEF_ATTACKER * safety::attackers(&cells, at, enemies);
@@ -77,7 +89,17 @@ pub fn strengths(pos: &Position) -> [i32; 4] {
 /// `player`'s share of the game in a position still being played, from 0 to
 /// [`SHARE_SCALE`]; 0 when `player` is not alive.
 pub fn share(pos: &Position, player: Player) -> i32 {
-    let s = strengths(pos);
+    share_of(&strengths(pos), player)
+}
+
+/// `player`'s share as a careless player sees it (its own chief's danger left out, see
+/// [`strengths`]' terms), from 0 to [`SHARE_SCALE`]; 0 when `player` is not alive.
+pub fn careless_share(pos: &Position, player: Player) -> i32 {
+    share_of(&strengths_with(pos, Some(player)), player)
+}
+
+/// `player`'s part of the total of `s`, on [`SHARE_SCALE`].
+fn share_of(s: &[i32; 4], player: Player) -> i32 {
     let total: i64 = s.iter().map(|&v| i64::from(v)).sum();
     if total == 0 {
         return 0;
@@ -174,6 +196,22 @@ mod tests {
         .unwrap();
         assert!(assess(&lonely, Army::Red).losing);
         assert!(!assess(&lonely, Army::Blue).losing);
+    }
+
+    #[test]
+    fn a_careless_player_does_not_see_its_chief_in_danger() {
+        // Red's chief on e1 in line with blue's Assassin on e9, or not (d9): the real share
+        // tells them apart, red's careless share does not.
+        let rules = Rules::default();
+        let danger = Position::from_dpn("Cb3Ab4/9/9/9/9/9/9/9/4Cr4 r rb-- - 0 - 0 1", rules);
+        let safe = Position::from_dpn("Cb2Ab5/9/9/9/9/9/9/9/4Cr4 r rb-- - 0 - 0 1", rules);
+        let (danger, safe) = (danger.unwrap(), safe.unwrap());
+        assert!(share(&danger, Army::Red) < share(&safe, Army::Red));
+        assert_eq!(
+            careless_share(&danger, Army::Red),
+            careless_share(&safe, Army::Red)
+        );
+        assert!(careless_share(&danger, Army::Red) > share(&danger, Army::Red));
     }
 
     #[test]

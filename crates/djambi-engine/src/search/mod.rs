@@ -1,11 +1,12 @@
 //! The search: iterative deepening over the Paranoid alpha-beta search (`paranoid.rs`), with a
 //! transposition table, move ordering (`ordering.rs`) and representative placements
 //! (`placement.rs`); plus the Max-N-2 material baseline (`maxn.rs`) and the one-ply players of
-//! the low levels (`greedy.rs`).
+//! the low levels (`greedy.rs`: `random` and `easy`; `beginner.rs`).
 //!
 //! Every buffer is allocated when the searcher is made and reused: one list of legal turns and
 //! one list of scored turns per ply, so a search allocates nothing per node.
 
+pub mod beginner;
 pub mod greedy;
 pub mod maxn;
 pub(crate) mod ordering;
