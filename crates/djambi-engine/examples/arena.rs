@@ -1,28 +1,43 @@
 //! The arena: a match of many 4-player games between a tested agent and three copies of
 //! another, seats rotated, every game bounded by `turn_limit`; prints the tested agent's score
-//! with a 95 % confidence interval, win/draw/loss counts, game length and time per move.
+//! with a 95 % confidence interval, win/draw/loss counts, game length and time per move. Or a
+//! ladder of such matches, one per pair of neighbouring levels, with an Elo estimate per level.
 //!
 //! ```text
 //! cargo run --release -p djambi-engine --example arena -- \
 //!     --games 100 --a hard --b maxn2 --movetime 1000 --turn-limit 60 --seed 1 --threads 1
+//! cargo run --release -p djambi-engine --example arena -- \
+//!     --ladder random,beginner,easy,medium,hard --games 200,200,100,60 --movetime 100 \
+//!     --turn-limit 60 --seed 1 --threads 1
 //! ```
 //!
 //! Options: `--games N` (default 40), `--a AGENT` (tested, default `hard`), `--b AGENT`
 //! (the three others, default `maxn2`), `--movetime MS` (engine levels, as `djambi bot`
 //! gets it; default 1000) or `--nodes N` (a node budget instead: deterministic games),
 //! `--turn-limit N` (default 60), `--seed S` (default 1), `--threads T` (default 1),
-//! `--hash MB` (per engine seat, default 16). AGENT is `random`, `easy`, `medium`, `hard` or
-//! `maxn2`. Game `i` uses seed `S + i` and puts the tested agent in seat `i mod 4`.
+//! `--hash MB` (per searching engine seat, default 16). AGENT is `random`, `beginner`, `easy`,
+//! `medium`, `hard` or `maxn2`. Game `i` uses seed `S + i` and puts the tested agent in seat
+//! `i mod 4`.
+//!
+//! `--ladder A,B,C,…` (weakest first) plays, for each neighbouring pair, the stronger agent in
+//! one seat against three copies of the weaker (`B` vs 3 × `A`, `C` vs 3 × `B`, …), then one
+//! check further apart (`C` vs 3 × `A`, with the first pair's number of games; `--check X:Y`
+//! names another pair, `--check none` skips it). `--games` is then one number for every pair
+//! or one per neighbouring pair (`200,200,100,60`). It prints each pair's score, its Elo
+//! difference ([`elo_difference`]: a score s against three copies is a pairwise expected
+//! score s / (s + (1 − s) / 3)), and each level's Elo with the first level at 0.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use djambi_core::Outcome;
-use djambi_engine::arena::{Agent, GameResult, GameSetup, mean_ci95, play_game, rotated_seats};
+use djambi_engine::arena::{
+    Agent, GameResult, GameSetup, elo_difference, mean_ci95, play_game, rotated_seats,
+};
 
 struct Options {
-    games: usize,
+    games: Vec<usize>,
     a: Agent,
     b: Agent,
     movetime: Option<Duration>,
@@ -31,11 +46,14 @@ struct Options {
     seed: u64,
     threads: usize,
     hash_mb: usize,
+    ladder: Option<Vec<Agent>>,
+    /// The ladder's check pair: `None` for the default, `Some(None)` for none.
+    check: Option<Option<(Agent, Agent)>>,
 }
 
 fn parse() -> Result<Options, String> {
     let mut o = Options {
-        games: 40,
+        games: vec![40],
         a: Agent::Level(djambi_engine::Level::Hard),
         b: Agent::MaxN2,
         movetime: Some(Duration::from_millis(1000)),
@@ -44,6 +62,8 @@ fn parse() -> Result<Options, String> {
         seed: 1,
         threads: 1,
         hash_mb: 16,
+        ladder: None,
+        check: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -61,7 +81,12 @@ fn parse() -> Result<Options, String> {
         i += 1;
         let num = |v: &str| v.parse::<u64>().map_err(|e| format!("{name}: {e}"));
         match name.as_str() {
-            "--games" => o.games = num(&value)? as usize,
+            "--games" => {
+                o.games = value
+                    .split(',')
+                    .map(|g| num(g).map(|g| g as usize))
+                    .collect::<Result<_, _>>()?;
+            }
             "--a" => o.a = value.parse()?,
             "--b" => o.b = value.parse()?,
             "--movetime" => o.movetime = Some(Duration::from_millis(num(&value)?)),
@@ -73,8 +98,31 @@ fn parse() -> Result<Options, String> {
             "--seed" => o.seed = num(&value)?,
             "--threads" => o.threads = num(&value)?.max(1) as usize,
             "--hash" => o.hash_mb = num(&value)? as usize,
+            "--ladder" => {
+                let l = value
+                    .split(',')
+                    .map(str::parse)
+                    .collect::<Result<Vec<Agent>, _>>()?;
+                if l.len() < 2 {
+                    return Err("--ladder needs at least two agents".into());
+                }
+                o.ladder = Some(l);
+            }
+            "--check" if value == "none" => o.check = Some(None),
+            "--check" => {
+                let (x, y) = value
+                    .split_once(':')
+                    .ok_or("--check: TESTED:OTHER or none")?;
+                o.check = Some(Some((x.parse()?, y.parse()?)));
+            }
             other => return Err(format!("unknown option {other}")),
         }
+    }
+    let pairs = o.ladder.as_ref().map_or(1, |l| l.len() - 1);
+    if o.games.len() != 1 && o.games.len() != pairs {
+        return Err(format!(
+            "--games: one number, or one per neighbouring pair ({pairs})"
+        ));
     }
     Ok(o)
 }
@@ -92,10 +140,35 @@ fn main() {
         (Some(m), None) => format!("movetime {} ms", m.as_millis()),
         (None, None) => "no limit".into(),
     };
+    if let Some(ladder) = &o.ladder {
+        let names: Vec<String> = ladder.iter().map(Agent::to_string).collect();
+        println!(
+            "arena ladder: {}, {limit}, turn_limit={}, seed {}, {} thread(s)",
+            names.join(" < "),
+            o.turn_limit,
+            o.seed,
+            o.threads
+        );
+        run_ladder(&o, ladder);
+        return;
+    }
     println!(
         "arena: {} (1 seat, rotated) vs {} (3 seats), {} games, {limit}, turn_limit={}, seed {}, {} thread(s)",
-        o.a, o.b, o.games, o.turn_limit, o.seed, o.threads
+        o.a, o.b, o.games[0], o.turn_limit, o.seed, o.threads
     );
+    let (all, wall) = play_match(&o, o.a, o.b, o.games[0], true);
+    report(&o, &all, wall);
+}
+
+/// Plays `games` games of `a` (one seat, rotated) against three `b`, on `o.threads` threads.
+/// Returns the results in game order and the wall time.
+fn play_match(
+    o: &Options,
+    a: Agent,
+    b: Agent,
+    games: usize,
+    progress: bool,
+) -> (Vec<(usize, GameResult)>, Duration) {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, GameResult)>> = Mutex::new(Vec::new());
     let started = Instant::now();
@@ -104,11 +177,11 @@ fn main() {
             s.spawn(|| {
                 loop {
                     let g = next.fetch_add(1, Ordering::Relaxed);
-                    if g >= o.games {
+                    if g >= games {
                         break;
                     }
                     let setup = GameSetup {
-                        seats: rotated_seats(o.a, o.b, g),
+                        seats: rotated_seats(a, b, g),
                         movetime: o.movetime,
                         nodes: o.nodes,
                         turn_limit: o.turn_limit,
@@ -121,13 +194,16 @@ fn main() {
                     all.push((g, r.clone()));
                     let done = all.len();
                     drop(all);
+                    if !progress {
+                        continue;
+                    }
                     eprintln!(
                         "game {g:>4} seat {seat}: {} score {:.3}, {} turns, {}/{} done, {:.0} s{}",
                         describe(&r.outcome),
                         r.scores[seat],
                         r.turns,
                         done,
-                        o.games,
+                        games,
                         started.elapsed().as_secs_f64(),
                         if r.scores[seat] < 1.0 {
                             format!(", ended {}", r.last)
@@ -141,7 +217,155 @@ fn main() {
     });
     let mut all = results.into_inner().expect("threads finished");
     all.sort_by_key(|(g, _)| *g);
-    report(&o, &all, started.elapsed());
+    (all, started.elapsed())
+}
+
+/// One match of the ladder, summed up.
+struct Rung {
+    a: Agent,
+    b: Agent,
+    games: usize,
+    score: f64,
+    ci: f64,
+    wdl: (usize, usize, usize),
+    turns: f64,
+    a_ms: f64,
+    wall: Duration,
+}
+
+impl Rung {
+    /// The score clamped half a game away from 0 and 1, so that a clean sweep has a finite
+    /// (lower-bound) rating difference.
+    fn clamp(&self, s: f64) -> f64 {
+        let eps = 0.5 / self.games.max(1) as f64;
+        s.clamp(eps, 1.0 - eps)
+    }
+
+    /// The Elo difference and the ends of its 95 % interval (the score's interval, mapped).
+    fn elo(&self) -> (f64, f64, f64) {
+        let d = |s: f64| elo_difference(self.clamp(s), 3);
+        (
+            d(self.score),
+            d(self.score - self.ci),
+            d(self.score + self.ci),
+        )
+    }
+}
+
+fn rung(o: &Options, a: Agent, b: Agent, games: usize) -> Rung {
+    let (all, wall) = play_match(o, a, b, games, false);
+    let scores: Vec<f64> = all.iter().map(|(g, r)| r.scores[g % 4]).collect();
+    let (score, ci) = mean_ci95(&scores);
+    let mut wdl = (0, 0, 0);
+    for &s in &scores {
+        match s {
+            s if s >= 1.0 => wdl.0 += 1,
+            s if s > 0.0 => wdl.1 += 1,
+            _ => wdl.2 += 1,
+        }
+    }
+    let turns = all.iter().map(|(_, r)| f64::from(r.turns)).sum::<f64>() / games.max(1) as f64;
+    let (mut moves, mut think) = (0u64, Duration::ZERO);
+    for (g, r) in &all {
+        moves += u64::from(r.moves[g % 4]);
+        think += r.think[g % 4];
+    }
+    let r = Rung {
+        a,
+        b,
+        games,
+        score,
+        ci,
+        wdl,
+        turns,
+        a_ms: think.as_secs_f64() * 1000.0 / moves.max(1) as f64,
+        wall,
+    };
+    eprintln!(
+        "{a} vs 3 x {b}: {:.3} ± {:.3} over {games} games, {:.0} s",
+        r.score,
+        r.ci,
+        wall.as_secs_f64()
+    );
+    r
+}
+
+fn run_ladder(o: &Options, ladder: &[Agent]) {
+    let games = |i: usize| o.games[if o.games.len() == 1 { 0 } else { i }];
+    let rungs: Vec<Rung> = ladder
+        .windows(2)
+        .enumerate()
+        .map(|(i, w)| rung(o, w[1], w[0], games(i)))
+        .collect();
+    let check = match o.check {
+        Some(c) => c,
+        None if ladder.len() >= 3 => Some((ladder[2], ladder[0])),
+        None => None,
+    };
+    let check = check.map(|(a, b)| rung(o, a, b, games(0)));
+    let fmt_d = |d: f64, r: &Rung| {
+        let clamped = r.score <= 0.0 || r.score >= 1.0;
+        format!("{}{d:+.0}", if clamped { "≈" } else { "" })
+    };
+    println!();
+    println!(
+        "| match: tested vs 3 × other | games | score (95 % CI) | W / D / L | Elo difference (95 % CI) | turns per game | tested: ms per move | wall |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for r in rungs.iter().chain(check.iter()) {
+        let (d, lo, hi) = r.elo();
+        println!(
+            "| {} vs {} | {} | {:.3} ({:.3} – {:.3}) | {} / {} / {} | {} ({lo:+.0} – {hi:+.0}) | {:.1} | {:.2} | {:.1} s |",
+            r.a,
+            r.b,
+            r.games,
+            r.score,
+            (r.score - r.ci).max(0.0),
+            (r.score + r.ci).min(1.0),
+            r.wdl.0,
+            r.wdl.1,
+            r.wdl.2,
+            fmt_d(d, r),
+            r.turns,
+            r.a_ms,
+            r.wall.as_secs_f64()
+        );
+    }
+    // Ratings: the first level at 0, each next one the sum of the differences below it; the
+    // interval adds the steps' half-widths in quadrature (independent matches), on each side.
+    println!();
+    println!("| level | Elo (first = 0) | 95 % CI |");
+    println!("|---|---|---|");
+    println!("| {} | 0 | — |", ladder[0]);
+    let (mut elo, mut lo2, mut hi2) = (0.0, 0.0, 0.0);
+    for (r, agent) in rungs.iter().zip(&ladder[1..]) {
+        let (d, lo, hi) = r.elo();
+        elo += d;
+        lo2 += (d - lo).powi(2);
+        hi2 += (hi - d).powi(2);
+        println!(
+            "| {agent} | {elo:.0} | {:.0} – {:.0} |",
+            elo - lo2.sqrt(),
+            elo + hi2.sqrt()
+        );
+    }
+    if let Some(c) = &check {
+        let (d, lo, hi) = c.elo();
+        let pos = |a: Agent| ladder.iter().position(|&x| x == a);
+        if let (Some(i), Some(j)) = (pos(c.b), pos(c.a)) {
+            let (i, j) = (i.min(j), i.max(j));
+            let sum: f64 = rungs[i..j].iter().map(|r| r.elo().0).sum();
+            let sign = if pos(c.a) > pos(c.b) { 1.0 } else { -1.0 };
+            println!();
+            println!(
+                "check: {} vs 3 × {} measured {} ({lo:+.0} – {hi:+.0}); the ladder's steps between them add to {:+.0}",
+                c.a,
+                c.b,
+                fmt_d(d, c),
+                sign * sum
+            );
+        }
+    }
 }
 
 fn describe(o: &Outcome) -> String {

@@ -38,7 +38,7 @@ impl fmt::Display for Agent {
 impl FromStr for Agent {
     type Err = String;
 
-    /// `random`, `easy`, `medium`, `hard` or `maxn2`.
+    /// `random`, `beginner`, `easy`, `medium`, `hard` or `maxn2`.
     fn from_str(s: &str) -> Result<Agent, String> {
         if s == "maxn2" {
             return Ok(Agent::MaxN2);
@@ -104,8 +104,9 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
         .iter()
         .enumerate()
         .map(|(i, a)| match a {
-            Agent::Level(_) => Some(Engine::new(EngineConfig {
-                tt_bytes: setup.tt_bytes,
+            Agent::Level(level) => Some(Engine::new(EngineConfig {
+                // The one-ply levels never touch the table: do not zero megabytes for them.
+                tt_bytes: if searches(*level) { setup.tt_bytes } else { 0 },
                 seed: crate::rng::mix(setup.seed.wrapping_mul(8).wrapping_add(i as u64)),
             })),
             Agent::MaxN2 => None,
@@ -196,6 +197,29 @@ pub fn mean_ci95(scores: &[f64]) -> (f64, f64) {
     (mean, 1.96 * (var / n).sqrt())
 }
 
+/// Whether a level uses the search (and so its transposition table and the move time).
+pub fn searches(level: Level) -> bool {
+    matches!(level, Level::Medium | Level::Hard)
+}
+
+/// The rating difference, in Elo points, of an agent that scores `s` per game (0 to 1) in
+/// games against `others` copies of another agent (an equal agent scores 1 / (others + 1)).
+///
+/// The model (Luce's choice axiom, the Bradley–Terry model for more than two): each agent has a
+/// strength γ, and a game goes to each seat in proportion to it, so s = γa / (γa + others · γb).
+/// Then γa / γb = others · s / (1 − s), the pairwise expected score of `a` against one `b` is
+/// p = γa / (γa + γb) = s / (s + (1 − s) / others), and the Elo difference is
+/// 400 · log10(γa / γb) = 400 · log10(p / (1 − p)). Infinite at s = 0 or 1: clamp first.
+pub fn elo_difference(s: f64, others: usize) -> f64 {
+    400.0 * (others as f64 * s / (1.0 - s)).log10()
+}
+
+/// The score per game that [`elo_difference`] turns into `elo` (its inverse).
+pub fn expected_score(elo: f64, others: usize) -> f64 {
+    let ratio = 10f64.powf(elo / 400.0);
+    ratio / (ratio + others as f64)
+}
+
 /// The army sitting in seat `i`.
 pub fn seat_army(i: usize) -> Army {
     Army::from_index(i)
@@ -215,6 +239,25 @@ mod tests {
         assert_eq!(s.iter().filter(|a| **a == Agent::MaxN2).count(), 1);
         let (m, h) = mean_ci95(&[1.0, 0.0, 1.0, 0.0]);
         assert!((m - 0.5).abs() < 1e-12 && h > 0.5);
+    }
+
+    #[test]
+    fn elo_from_a_four_player_score() {
+        // An equal agent scores 1/4 against three: no difference.
+        assert!(elo_difference(0.25, 3).abs() < 1e-9);
+        // Half the games against three: three times as strong, 400·log10(3) ≈ 191.
+        assert!((elo_difference(0.5, 3) - 190.85).abs() < 0.01);
+        // The model is symmetric: b tested against three copies of a gives the negative.
+        for d in [-300.0, -50.0, 0.0, 120.0, 419.0] {
+            let s = expected_score(d, 3);
+            assert!((elo_difference(s, 3) - d).abs() < 1e-9);
+            let ratio = 10f64.powf(d / 400.0);
+            let reverse = 1.0 / (1.0 + 3.0 * ratio);
+            assert!((elo_difference(reverse, 3) + d).abs() < 1e-9);
+        }
+        // Two players: the usual Elo curve.
+        assert!((expected_score(400.0, 1) - 10.0 / 11.0).abs() < 1e-12);
+        assert!(elo_difference(1.0, 3).is_infinite());
     }
 
     #[test]
