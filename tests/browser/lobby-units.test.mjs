@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
-import { botGameBody, createBody, defaultOnTimeout, defaultOptions, formatDuration, seatsOf } from '../../web/js/gameopts.js';
+import { MOVETIME_PRESETS, botGameBody, createBody, defaultOnTimeout, defaultOptions, formatDuration, seatsOf } from '../../web/js/gameopts.js';
 import { isLoopbackHost, linkWarning } from '../../web/js/linkhost.js';
 import { isYourTurn, sortYourGames } from '../../web/js/yourgames.js';
 import { qrModules } from '../../web/js/qr.js';
@@ -40,6 +40,21 @@ test('create: bot seats, their think time, a live clock and the timeout rule', (
   assert.equal(made.body.bot_movetime_ms, 2000);
   assert.deepEqual(made.body.clock, { initial_s: 300, increment_s: 3 });
   assert.equal(made.body.on_timeout, 'bot');
+});
+
+test('create: the bots think for 1 s unless told otherwise (0.2 s to 10 s offered); a beginner seat', () => {
+  const o = defaultOptions();
+  o.seats.g = 'beginner';
+  const made = createBody(o);
+  assert.ok('body' in made);
+  assert.deepEqual(made.body.bots, { g: 'beginner' });
+  assert.ok(!('bot_movetime_ms' in made.body), 'the server\'s default goes without saying');
+  o.movetime = '200';
+  const fast = createBody(o);
+  assert.ok('body' in fast);
+  assert.equal(fast.body.bot_movetime_ms, 200);
+  assert.deepEqual(MOVETIME_PRESETS, [200, 500, 1000, 2000, 5000, 10000]);
+  assert.deepEqual(botGameBody('Ann', 'beginner').bots, { b: 'beginner', y: 'beginner', g: 'beginner' });
 });
 
 test('create: a correspondence clock; server defaults are left to the server', () => {

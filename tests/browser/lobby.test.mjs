@@ -6,7 +6,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, launchBrowserWith, shotPath, api } from './harness.mjs';
+import { startServer, launchBrowser, launchBrowserWith, shotPath, api, seriousViolations } from './harness.mjs';
 import { qrModules } from '../../web/js/qr.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
@@ -70,6 +70,17 @@ test('the create form sends bot seats, a live clock and the timeout rule; the cr
   await page.selectOption('select[name="seat-b"]', 'hard');
   await page.selectOption('select[name="seat-y"]', 'easy');
   assert.equal(await page.locator('input[name="name-b"]').count(), 0, 'a bot seat has no name field');
+  // The bots' think time, 0.2 s to 10 s, 1 s by default; the beginner level among the seats'.
+  assert.deepEqual(await page.$$eval('select[name="bot_movetime"] option', (os) => os.map((o) => [o.getAttribute('value'), o.textContent])),
+    [['200', '0.2 s'], ['500', '0.5 s'], ['1000', '1 s (default)'], ['2000', '2 s'], ['5000', '5 s'], ['10000', '10 s']]);
+  assert.equal(await page.locator('select[name="bot_movetime"]').inputValue(), '1000');
+  assert.deepEqual(await page.$$eval('select[name="seat-g"] option', (os) => os.map((o) => o.getAttribute('value'))),
+    ['person', 'random', 'beginner', 'easy', 'medium', 'hard']);
+  // With bots at the table, the turn limit is in view, with what happens without one.
+  await page.locator('.bot-fields .turn-limit input[name="turn_limit"]').waitFor();
+  await page.locator('.bot-fields .bots-limit', { hasText: 'the game is drawn after 100 turns without a kill or an elimination' }).waitFor();
+  await page.locator('.bot-fields .bots-limit', { hasText: '400' }).waitFor();
+  await page.locator('.name-row[data-player="b"] .level-desc', { hasText: 'searches deeply: a real fight' }).waitFor();
   await page.selectOption('select[name="bot_movetime"]', '500');
   await page.check('input[name="time"][value="live"]');
   await page.selectOption('select[name="live"]', '300+3');
@@ -77,6 +88,7 @@ test('the create form sends bot seats, a live clock and the timeout rule; the cr
   await page.locator('select[name="on_timeout"] option[value=""]', { hasText: 'Server default: the player resigns' }).waitFor({ state: 'attached' });
   await page.selectOption('select[name="on_timeout"]', 'bot');
   await page.screenshot({ path: shotPath('lobby-create-form.png'), fullPage: true });
+  assert.deepEqual(await seriousViolations(page), [], 'the form with bot seats is accessible');
 
   const request = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/games');
   await page.click('form button[type=submit]');
@@ -126,7 +138,8 @@ test('"Play against 3 bots" opens a live game in which the bots move', { timeout
   await page.locator('.turn-banner.mine').waitFor({ timeout: 15_000 });
   const game = await snapshot(id);
   assert.equal(game.status, 'live');
-  assert.deepEqual(game.seats.map((/** @type {any} */ s) => s.bot ?? null), [null, 'medium', 'medium', 'medium']);
+  // A browser that never saw a game of its own end is offered easy bots.
+  assert.deepEqual(game.seats.map((/** @type {any} */ s) => s.bot ?? null), [null, 'easy', 'easy', 'easy']);
   assert.equal(game.seats[0].name, 'Guest');
 
   // Red moves; then the three bots do, and the board shows their moves. (The bots may answer
@@ -143,6 +156,53 @@ test('"Play against 3 bots" opens a live game in which the bots move', { timeout
   await page.screenshot({ path: shotPath('lobby-bots-game.png') });
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('"Play against 3 bots" offers each level with a line on how it plays: easy for a newcomer, then the last one chosen', { timeout: 90_000 }, async () => {
+  const lines = {
+    random: 'plays any legal turn, at random',
+    beginner: 'sees what it can take, not what it risks',
+    easy: 'weighs its own turn only, and slips now and then',
+    medium: 'looks a few turns ahead',
+    hard: 'searches deeply: a real fight',
+  };
+  for (const [screen, options] of /** @type {[string, object][]} */ ([
+    ['desktop', { viewport: { width: 1280, height: 800 } }],
+    ['phone', { viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
+  ])) {
+    const { context, page, errors } = await openPage(browser, options);
+    await page.goto(server.base + '/');
+    const options_ = page.locator('.bot-levels .level-option');
+    await options_.first().waitFor();
+    assert.deepEqual(await options_.evaluateAll((ls) => ls.map((l) => /** @type {HTMLElement} */ (l).dataset.level)), Object.keys(lines));
+    for (const [level, line] of Object.entries(lines)) {
+      const desc = page.locator(`.level-option[data-level="${level}"] .level-desc`);
+      assert.ok(await desc.isVisible(), `${screen}: ${level}'s line is shown`);
+      assert.equal(await desc.innerText(), line);
+    }
+    assert.equal(await page.locator('input[name="quick-level"]:checked').getAttribute('value'), 'easy', 'a fresh browser: easy');
+    await page.locator('.hero .bots-limit', { hasText: 'drawn after 100 turns without a kill or an elimination' }).waitFor();
+    assert.deepEqual(await seriousViolations(page), [], `${screen}: the level choice is accessible`);
+    await page.screenshot({ path: shotPath(`lobby-levels-${screen}.png`) });
+
+    await page.click('.level-option[data-level="beginner"]');
+    assert.equal(await page.locator('input[name="quick-level"]:checked').getAttribute('value'), 'beginner');
+    const request = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/games');
+    await page.click('.play-bots');
+    const body = (await request).postDataJSON();
+    assert.deepEqual(body.bots, { b: 'beginner', y: 'beginner', g: 'beginner' });
+    await page.waitForURL(/\/game\/[0-9a-f-]+$/);
+    await page.locator('.seat-badge', { hasText: 'You play Red' }).waitFor();
+
+    // Back in the lobby before any game of ours ended: easy still; after one: the last chosen.
+    await page.goto(server.base + '/');
+    await page.locator('input[name="quick-level"][value="easy"]:checked').waitFor();
+    await page.evaluate(() => localStorage.setItem('djambi.finished', '1'));
+    await page.reload();
+    await page.locator('input[name="quick-level"][value="beginner"]:checked').waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
 });
 
 test('the creator re-invites a seat, gives one to a bot and cancels the game from the lobby', { timeout: 60_000 }, async () => {
@@ -173,6 +233,8 @@ test('the creator re-invites a seat, gives one to a bot and cancels the game fro
   await page.locator('.seat-row[data-player="g"]', { hasText: 'Played by a bot (easy)' }).waitFor();
   await page.locator('.seat-row[data-player="r"]', { hasText: 'Taken by Bea' }).waitFor();
   assert.equal((await snapshot(id)).seats[3].bot, 'easy');
+  // Another seat for a bot: the table's bots' level is offered (it was medium before).
+  assert.equal(await page.locator('select[name="bot-level-y"]').inputValue(), 'easy');
 
   // A wrong admin token: the server's `bad_token` in the creator's words.
   const admin = await page.evaluate((gid) => localStorage.getItem(`djambi.admin.${gid}`), id);

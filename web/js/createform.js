@@ -3,7 +3,7 @@
 // options while the page lives and hands `onSubmit` the `CreateGame` body (gameopts.js).
 
 import { h, replace, toast } from './dom.js';
-import { t } from './i18n.js';
+import { language, t } from './i18n.js';
 import { armySwatch } from './pieces.js';
 import { keepFocus } from './focus.js';
 import { ARMIES } from './dpn.js';
@@ -11,6 +11,15 @@ import {
   BOT_LEVELS, LIVE_PRESETS, MOVETIME_PRESETS, PER_TURN_PRESETS, SERVER_MOVETIME_MS,
   createBody, defaultOnTimeout, defaultOptions, liveKey, seatsOf,
 } from './gameopts.js';
+
+/**
+ * A think time as people say it: "0.5 s", "1 s (default)".
+ * @param {number} ms
+ */
+export function movetimeLabel(ms) {
+  const text = t('create.seconds', { n: (ms / 1000).toLocaleString(language()) });
+  return ms === SERVER_MOVETIME_MS ? t('create.default_choice', { what: text }) : text;
+}
 
 /**
  * A live preset as people say it: "10 min + 5 s".
@@ -46,7 +55,7 @@ export function createForm({ onSubmit }) {
     keepFocus(el, () => replace(el,
       h('h2', { id: 'create-title', text: t('lobby.create_title') }),
       h('form', { onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); submit(); } },
-        playersField(), seatsField(), botTimeField(), timeField(), rulesField(),
+        playersField(), seatsField(), botFields(), timeField(), rulesField(),
         checkbox('open', t('lobby.open'), t('lobby.open_help')),
         h('button', { type: 'submit', class: 'btn btn-primary btn-wide', disabled: busy, text: busy ? t('lobby.creating') : t('lobby.create') }))));
   }
@@ -92,7 +101,9 @@ export function createForm({ onSubmit }) {
               placeholder: t('lobby.name_placeholder', { player }),
               oninput: (/** @type {Event} */ e) => { form.names[a] = /** @type {HTMLInputElement} */ (e.target).value; },
             })
-            : h('span', { class: 'bot-name', text: t('create.bot_seat', { player, level: t(`create.level_${kind}`) }) }),
+            : h('span', { class: 'bot-name' },
+              h('span', { text: t('create.bot_seat', { player, level: t(`create.level_${kind}`) }) }),
+              h('small', { class: 'level-desc', text: t(`create.level_desc_${kind}`) })),
           h('label', { class: 'seat-kind' },
             h('span', { class: 'visually-hidden', text: t('create.who_plays', { player }) }),
             select(`seat-${a}`, kind, (v) => { form.seats[a] = /** @type {any} */ (v); },
@@ -101,13 +112,16 @@ export function createForm({ onSubmit }) {
       }));
   }
 
-  function botTimeField() {
+  /** With a bot at the table: how long bots think, and the turn limit (bots can play on alone). */
+  function botFields() {
     const anyBot = seatsOf(form).some((a) => form.seats[a] !== 'person');
-    return h('label', { class: 'field inline', hidden: !anyBot },
-      h('span', { text: t('create.bot_time') }),
-      select('bot_movetime', form.movetime, (v) => { form.movetime = v; },
-        h('option', { value: '', text: t('create.server_default', { what: t('create.seconds', { n: SERVER_MOVETIME_MS / 1000 }) }) }),
-        ...MOVETIME_PRESETS.map((ms) => h('option', { value: String(ms), text: t('create.seconds', { n: ms / 1000 }) }))));
+    if (!anyBot) return null;
+    return h('div', { class: 'bot-fields' },
+      h('label', { class: 'field inline' },
+        h('span', { text: t('create.bot_time') }),
+        select('bot_movetime', form.movetime, (v) => { form.movetime = v; },
+          ...MOVETIME_PRESETS.map((ms) => h('option', { value: String(ms), text: movetimeLabel(ms) })))),
+      turnLimitField(true));
   }
 
   function timeField() {
@@ -137,6 +151,7 @@ export function createForm({ onSubmit }) {
   }
 
   function rulesField() {
+    const anyBot = seatsOf(form).some((a) => form.seats[a] !== 'person');
     return h('details', {
       class: 'options', open: rulesOpen,
       ontoggle: (/** @type {Event} */ e) => { rulesOpen = /** @type {HTMLDetailsElement} */ (e.target).open; },
@@ -144,14 +159,23 @@ export function createForm({ onSubmit }) {
       h('summary', { text: t('lobby.rules_title') }),
       checkbox('own_kills', t('lobby.own_kills'), t('lobby.own_kills_help')),
       checkbox('diplomat_to_maze', t('lobby.diplomat_to_maze'), t('lobby.diplomat_to_maze_help')),
-      h('label', { class: 'field' },
-        h('span', { text: t('lobby.turn_limit') }),
-        h('input', {
-          type: 'number', name: 'turn_limit', min: '1', step: '1', inputmode: 'numeric', value: form.turn_limit,
-          placeholder: t('lobby.turn_limit_none'),
-          oninput: (/** @type {Event} */ e) => { form.turn_limit = /** @type {HTMLInputElement} */ (e.target).value; },
-        }),
-        h('small', { text: t('lobby.turn_limit_help') })));
+      anyBot ? null : turnLimitField(false));
+  }
+
+  /**
+   * The turn limit; at a table with bots, with what the server does without one.
+   * @param {boolean} bots
+   */
+  function turnLimitField(bots) {
+    return h('label', { class: ['field', 'turn-limit', bots && 'with-bots'] },
+      h('span', { text: t('lobby.turn_limit') }),
+      h('input', {
+        type: 'number', name: 'turn_limit', min: '1', step: '1', inputmode: 'numeric', value: form.turn_limit,
+        placeholder: t('lobby.turn_limit_none'),
+        oninput: (/** @type {Event} */ e) => { form.turn_limit = /** @type {HTMLInputElement} */ (e.target).value; },
+      }),
+      h('small', { text: t('lobby.turn_limit_help') }),
+      bots ? h('small', { class: 'bots-limit', text: t('lobby.turn_limit_bots') }) : null);
   }
 
   /** @param {'own_kills'|'diplomat_to_maze'|'open'} key @param {string} label @param {string} help */

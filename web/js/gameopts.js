@@ -3,16 +3,63 @@
 // a timeout does. Pure: no DOM, so the unit tests check the bodies it makes.
 
 /** The bot levels, weakest first (docs/ENGINE.md). */
-export const BOT_LEVELS = /** @type {const} */ (['random', 'easy', 'medium', 'hard']);
+export const BOT_LEVELS = /** @type {const} */ (['random', 'beginner', 'easy', 'medium', 'hard']);
 
-/** The level "Play against 3 bots" offers first. */
-export const DEFAULT_BOT_LEVEL = 'medium';
+/** The level offered to a browser that has never seen a game of its own to the end. */
+export const FIRST_BOT_LEVEL = 'easy';
+
+/** The level of a bot taking a seat when the table has no bot to go by (the server's default). */
+export const FALLBACK_BOT_LEVEL = 'medium';
 
 /** The server's bot think time when none is asked for, in milliseconds (PROTOCOL §6.2). */
 export const SERVER_MOVETIME_MS = 1000;
 
-/** Think times offered besides the server's default, in milliseconds (the server takes 100–5000). */
-export const MOVETIME_PRESETS = [300, 500, 2000, 5000];
+/** Think times offered, in milliseconds (the server takes 200–10000). */
+export const MOVETIME_PRESETS = [200, 500, 1000, 2000, 5000, 10000];
+
+/**
+ * Whether a string is a bot level the client knows.
+ * @param {unknown} level
+ * @returns {level is typeof BOT_LEVELS[number]}
+ */
+export function isBotLevel(level) {
+  return typeof level === 'string' && /** @type {readonly string[]} */ (BOT_LEVELS).includes(level);
+}
+
+/**
+ * The level "Play against 3 bots" offers: `easy` until this browser has seen a game of its own
+ * end (a newcomer should not meet the strongest bots first), then the level it chose last.
+ * @param {{finished: boolean, saved: string | null}} o
+ */
+export function quickBotLevel({ finished, saved }) {
+  return finished && isBotLevel(saved) ? saved : FIRST_BOT_LEVEL;
+}
+
+/**
+ * The level of the table's bots (the most common one; the stronger on a tie), for a bot taking
+ * another seat; `medium` when no bot plays.
+ * @param {{bot?: string | null}[]} seats
+ * @param {string | null} [except]  a seat left out (the one being handed over)
+ * @returns {string}
+ */
+export function usualBotLevel(seats, except = null) {
+  /** @type {Map<string, number>} */
+  const count = new Map();
+  for (const s of seats) {
+    if (!s || !isBotLevel(s.bot) || /** @type {any} */ (s).player === except) continue;
+    count.set(s.bot, (count.get(s.bot) || 0) + 1);
+  }
+  let best = FALLBACK_BOT_LEVEL;
+  let most = 0;
+  for (const level of BOT_LEVELS) {
+    const n = count.get(level) || 0;
+    if (n >= most && n > 0) {
+      best = level;
+      most = n;
+    }
+  }
+  return best;
+}
 
 /** Live clocks offered: minutes for the whole game and a Fischer increment per turn. */
 export const LIVE_PRESETS = [
@@ -33,14 +80,14 @@ export const PER_TURN_PRESETS = [3600, 4 * 3600, 12 * 3600, 86_400, 2 * 86_400, 
 export const DEFAULT_PER_TURN_S = 86_400;
 
 /**
- * @typedef {'person' | 'random' | 'easy' | 'medium' | 'hard'} SeatKind
+ * @typedef {'person' | 'random' | 'beginner' | 'easy' | 'medium' | 'hard'} SeatKind
  * @typedef {'casual' | 'live' | 'correspondence'} TimeKind
  * @typedef {object} GameOptions
  * @property {3 | 4} players
  * @property {string} hostage                   the hostage army of a 3-player game
  * @property {Record<string, string>} names     preset names by seat ('' for none)
  * @property {Record<string, SeatKind>} seats   who plays each seat
- * @property {string} movetime                  the bots' think time in ms, '' for the server's
+ * @property {string} movetime                  the bots' think time in ms
  * @property {TimeKind} time
  * @property {string} live                      a live preset as "initial+increment" seconds
  * @property {number} per_turn_s
@@ -61,7 +108,7 @@ export function defaultOptions() {
     hostage: 'g',
     names: { r: '', b: '', y: '', g: '' },
     seats: { r: 'person', b: 'person', y: 'person', g: 'person' },
-    movetime: '',
+    movetime: String(SERVER_MOVETIME_MS),
     time: 'casual',
     live: DEFAULT_LIVE,
     per_turn_s: DEFAULT_PER_TURN_S,
@@ -122,7 +169,8 @@ export function createBody(o) {
   if (Object.keys(names).length) body.names = names;
   if (Object.keys(bots).length) {
     body.bots = bots;
-    if (o.movetime !== '') body.bot_movetime_ms = Number(o.movetime);
+    // The server's default goes without saying.
+    if (o.movetime !== '' && Number(o.movetime) !== SERVER_MOVETIME_MS) body.bot_movetime_ms = Number(o.movetime);
   }
   if (o.time === 'live') {
     const [initial_s, increment_s] = o.live.split('+').map(Number);

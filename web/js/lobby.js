@@ -9,12 +9,13 @@ import { pieceIcon } from './pieces.js';
 import { ARMIES } from './dpn.js';
 import { navigate } from './nav.js';
 import { errorText } from './errors.js';
-import { savedName } from './prefs.js';
-import { BOT_LEVELS, DEFAULT_BOT_LEVEL, botGameBody } from './gameopts.js';
+import { hasFinishedGame, rememberBotLevel, savedBotLevel, savedName } from './prefs.js';
+import { BOT_LEVELS, botGameBody, quickBotLevel } from './gameopts.js';
 import { createForm } from './createform.js';
 import { manageCard } from './manage.js';
 import { yourGamesCard } from './yourgames.js';
 import { gameListsCard } from './gamelists.js';
+import { keepFocus } from './focus.js';
 
 /** How often the public lists (and the creator's card) are fetched again. */
 const LISTS_REFRESH_MS = 8000;
@@ -34,7 +35,7 @@ function keepCreated(created) {
  * @returns {{unmount: () => void, relabel: () => void}}
  */
 export function mount(main) {
-  let botLevel = DEFAULT_BOT_LEVEL;
+  let botLevel = quickBotLevel({ finished: hasFinishedGame(), saved: savedBotLevel() });
   let quickBusy = false;
 
   const form = createForm({ onSubmit: create });
@@ -49,25 +50,39 @@ export function mount(main) {
 
   function renderHero() {
     document.title = `Djambi Online — ${t('lobby.tagline_short')}`;
-    replace(hero,
+    keepFocus(hero, () => replace(hero,
       h('div', { class: 'hero-text' },
         h('h1', { text: t('lobby.title') }),
         h('p', { class: 'tagline', text: t('lobby.tagline') }),
+        levelChoice(),
         h('div', { class: 'hero-actions' },
           h('button', {
             type: 'button', class: 'btn btn-gold play-bots', disabled: quickBusy,
             text: quickBusy ? t('lobby.bots_starting') : t('lobby.play_bots'), onclick: playBots,
           }),
-          h('label', { class: 'bot-level' },
-            h('span', { text: t('lobby.bots_level') }),
-            h('select', {
-              name: 'quick-level',
-              onchange: (/** @type {Event} */ e) => { botLevel = /** @type {HTMLSelectElement} */ (e.target).value; },
-            }, ...BOT_LEVELS.map((l) => h('option', { value: l, selected: l === botLevel, text: t(`create.level_${l}`) })))),
           h('a', { href: '/rules', class: 'btn btn-ghost', text: t('lobby.learn_rules') })),
-        h('p', { class: 'hero-note', text: t('lobby.play_bots_help') })),
+        h('p', { class: 'hero-note', text: t('lobby.play_bots_help') }),
+        h('p', { class: 'hero-note bots-limit', text: t('lobby.play_bots_limit') })),
       h('div', { class: 'hero-pieces', 'aria-hidden': 'true' },
-        ...['C', 'A', 'R', 'D', 'N', 'M'].map((r, i) => pieceIcon(r, ARMIES[i % 4], 46)), pieceIcon(null, 'r', 46)));
+        ...['C', 'A', 'R', 'D', 'N', 'M'].map((r, i) => pieceIcon(r, ARMIES[i % 4], 46)), pieceIcon(null, 'r', 46))));
+  }
+
+  /** The bots' level for "Play against 3 bots", each level with what it plays like. */
+  function levelChoice() {
+    return h('fieldset', { class: 'bot-levels' },
+      h('legend', { text: t('lobby.bots_level') }),
+      h('div', { class: 'level-options' },
+        ...BOT_LEVELS.map((l) => h('label', { class: 'level-option', dataset: { level: l } },
+          h('input', {
+            type: 'radio', name: 'quick-level', value: l, checked: l === botLevel,
+            onchange: () => {
+              botLevel = l;
+              rememberBotLevel(l);
+            },
+          }),
+          h('span', { class: 'level-text' },
+            h('strong', { class: 'level-name', text: t(`create.level_${l}`) }),
+            h('span', { class: 'level-desc', text: t(`create.level_desc_${l}`) }))))));
   }
 
   function renderLeft() {
@@ -106,6 +121,7 @@ export function mount(main) {
     renderHero();
     try {
       const name = savedName() || t('lobby.guest_name');
+      rememberBotLevel(botLevel);
       const created = await createGame(botGameBody(name, botLevel));
       keepCreated(created);
       const red = created.seats.find((/** @type {any} */ s) => s.player === 'r');

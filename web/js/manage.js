@@ -12,7 +12,7 @@ import {
 import { armySwatch } from './pieces.js';
 import { errorText } from './errors.js';
 import { navigate } from './nav.js';
-import { BOT_LEVELS, DEFAULT_BOT_LEVEL } from './gameopts.js';
+import { BOT_LEVELS, usualBotLevel } from './gameopts.js';
 import { linkWarning } from './linkhost.js';
 import { qrSvg } from './qr.js';
 import { keepFocus } from './focus.js';
@@ -140,9 +140,14 @@ export function manageCard(id, { onClose, onChanged }) {
       canAdmin && !s.bot ? adminRow(s, player) : null);
   }
 
+  /** The level offered for a seat: the one chosen, else that of the table's other bots. @param {string} p */
+  const levelFor = (p) => levels[p] || usualBotLevel(game ? game.seats : [], p);
+
   /** The creator's actions on a seat a person plays or will play. @param {any} s @param {string} player */
   function adminRow(s, player) {
-    const level = levels[s.player] || DEFAULT_BOT_LEVEL;
+    const level = levelFor(s.player);
+    // How the chosen level plays, in a line.
+    const desc = h('small', { class: 'muted level-desc', text: t(`create.level_desc_${level}`) });
     return h('div', { class: 'seat-admin' },
       h('button', {
         type: 'button', class: 'btn btn-small btn-ghost reinvite', disabled: busy,
@@ -154,13 +159,18 @@ export function manageCard(id, { onClose, onChanged }) {
           h('span', { class: 'visually-hidden', text: t('create.bot_level_for', { player }) }),
           h('select', {
             name: `bot-level-${s.player}`,
-            onchange: (/** @type {Event} */ e) => { levels[s.player] = /** @type {HTMLSelectElement} */ (e.target).value; },
+            onchange: (/** @type {Event} */ e) => {
+              const select = /** @type {HTMLSelectElement} */ (e.target);
+              levels[s.player] = select.value;
+              desc.textContent = t(`create.level_desc_${select.value}`);
+            },
           }, ...BOT_LEVELS.map((l) => h('option', { value: l, selected: l === level, text: t(`create.level_${l}`) })))),
         h('button', {
           type: 'button', class: 'btn btn-small to-bot', disabled: busy,
           text: t('create.give_bot'), title: t('create.give_bot_title', { player }),
           onclick: () => toBot(s, player),
-        })));
+        })),
+      desc);
   }
 
   /** Runs a creator's action, shows its error, then reloads the game. @param {() => Promise<void>} action */
@@ -201,7 +211,7 @@ export function manageCard(id, { onClose, onChanged }) {
 
   /** @param {any} s @param {string} player */
   async function toBot(s, player) {
-    const level = levels[s.player] || DEFAULT_BOT_LEVEL;
+    const level = levelFor(s.player);
     await act(async () => {
       await seatToBot(id, s.player, level, /** @type {string} */ (admin()));
       saveInvites(id, loadInvites(id).filter((i) => i.player !== s.player));

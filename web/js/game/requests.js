@@ -8,6 +8,7 @@ import { isAlive } from '../model.js';
 import { botLevelName, who } from '../panels.js';
 import { durationText } from './clocks.js';
 import { awayFor, botLevel, canAnswerTakeback, canAnswerVote, seatOf, voteTarget } from './table.js';
+import { BOT_LEVELS, usualBotLevel } from '../gameopts.js';
 
 /**
  * @typedef {object} RequestContext
@@ -16,6 +17,8 @@ import { awayFor, botLevel, canAnswerTakeback, canAnswerVote, seatOf, voteTarget
  * @property {boolean} online
  * @property {number} now   the server's time, ms
  * @property {(type: string, fields?: object) => void} command
+ * @property {string | null} [voteLevel]   the level chosen for a vote to hand a seat to a bot
+ * @property {(level: string) => void} [setVoteLevel]
  */
 
 /**
@@ -79,11 +82,17 @@ function voteOpener(c) {
   const away = awayFor(seatOf(c.g, target), c.now) ?? 0;
   const grace = (typeof c.g.absent_grace_s === 'number' ? c.g.absent_grace_s : 120) * 1000;
   const shown = Math.max(grace, Math.floor(away / 60_000) * 60_000);
-  const level = (c.g.settings && c.g.settings.takeover_level) || 'medium';
+  // The bot would join the table's other bots: their level unless the voter chooses another.
+  const level = c.voteLevel || usualBotLevel(c.g.seats, target);
+  const select = h('select', {
+    name: 'vote-level', class: 'select-small',
+    onchange: () => { if (c.setVoteLevel) c.setVoteLevel(select.value); },
+  }, ...BOT_LEVELS.map((l) => h('option', { value: l, selected: l === level, text: t('vote.bot_of_level', { level: botLevelName(l) }) })));
   return h('div', { class: 'request vote-open', role: 'status' },
     h('span', { text: t('vote.away', { who: who(c.g, target), time: durationText(shown) }) }),
     h('span', { class: 'request-actions' },
-      button('btn-primary vote-bot', t('vote.ask_bot'), () => c.command('vote', { target, action: 'bot', level }), false),
+      h('label', { class: 'vote-level' }, h('span', { class: 'visually-hidden', text: t('vote.level') }), select),
+      button('btn-primary vote-bot', t('vote.ask_bot'), () => c.command('vote', { target, action: 'bot', level: select.value }), false),
       button('vote-resign', t('vote.ask_resign'), () => c.command('vote', { target, action: 'resign' }), false)));
 }
 
