@@ -77,7 +77,7 @@ test('axe: the game page, from taking a seat to playing against bots on a clock'
   });
   await check('game', async (page) => {
     const g = await api(server.base, '/api/games', {
-      players: 4, bots: { b: 'easy', y: 'medium', g: 'hard' }, bot_movetime_ms: 100, clock: { initial_s: 600, increment_s: 5 }, names: { r: 'Ann' },
+      players: 4, bots: { b: 'easy', y: 'medium', g: 'hard' }, bot_movetime_ms: 200, clock: { initial_s: 600, increment_s: 5 }, names: { r: 'Ann' },
     });
     await page.goto(g.seats[0].invite_url);
     await page.click('.claim button[type=submit]');
@@ -97,7 +97,7 @@ test('axe: the game page, from taking a seat to playing against bots on a clock'
 
 test('axe: a finished game, as a spectator, and its replay', { timeout: 120_000 }, async () => {
   const g = await api(server.base, '/api/games', {
-    players: 4, bots: { r: 'random', b: 'random', y: 'random', g: 'random' }, bot_movetime_ms: 100, rules: { turn_limit: 4 },
+    players: 4, bots: { r: 'random', b: 'random', y: 'random', g: 'random' }, bot_movetime_ms: 200, rules: { turn_limit: 4 },
   });
   await finished(g.id);
   await check('game over', async (page) => {

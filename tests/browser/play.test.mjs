@@ -123,7 +123,7 @@ test('a person plays a whole game against three bots through the board', { timeo
   /** @type {string[]} */
   const errors = [];
   const created = await api(server.base, '/api/games', {
-    players: 4, bots: { b: 'easy', y: 'easy', g: 'easy' }, bot_movetime_ms: 100, rules: { turn_limit: 6 }, names: { r: 'Ann' },
+    players: 4, bots: { b: 'easy', y: 'easy', g: 'easy' }, bot_movetime_ms: 200, rules: { turn_limit: 6 }, names: { r: 'Ann' },
   });
   assert.equal(created.seats.length, 1, 'one invite: the bots need none');
   const page = await newPage(errors, 'red');
@@ -178,6 +178,8 @@ test('a person plays a whole game against three bots through the board', { timeo
   }
   assert.ok(turns >= 4, `red played ${turns} turns`);
   assert.doesNotMatch(await page.title(), /Your turn/);
+  // This browser saw a game of its own end: the lobby offers the bots' level chosen last.
+  await page.waitForFunction(() => localStorage.getItem('djambi.finished') === '1');
 
   // The result comes into view below the sticky top bar, not under it.
   const heading = page.locator('.game-over h2');
@@ -210,7 +212,7 @@ test('clocks tick, grey dots while the server is away, a pause charged to nobody
   /** @type {string[]} */
   const errors = [];
   const created = await api(server.base, '/api/games', {
-    players: 4, bots: { y: 'easy', g: 'easy' }, bot_movetime_ms: 100, clock: { initial_s: 300, increment_s: 2 },
+    players: 4, bots: { y: 'easy', g: 'easy' }, bot_movetime_ms: 200, clock: { initial_s: 300, increment_s: 2 },
   });
   const red = await newPage(errors, 'red');
   const blue = await newPage(errors, 'blue');
@@ -267,7 +269,7 @@ test('clocks tick, grey dots while the server is away, a pause charged to nobody
 
   // A live clock that runs out: the player resigns (R9.6); the page says so.
   const short = await api(server.base, '/api/games', {
-    players: 4, bots: { b: 'easy', y: 'easy', g: 'easy' }, bot_movetime_ms: 100, clock: { initial_s: 2, increment_s: 0 }, rules: { turn_limit: 4 },
+    players: 4, bots: { b: 'easy', y: 'easy', g: 'easy' }, bot_movetime_ms: 200, clock: { initial_s: 2, increment_s: 0 }, rules: { turn_limit: 4 },
   });
   const late = await newPage(errors, 'late');
   await claim(late, short.seats[0].invite_url, 'Ann');
@@ -278,7 +280,7 @@ test('clocks tick, grey dots while the server is away, a pause charged to nobody
 
   // A correspondence game shows the time left before the turn's deadline.
   const slow = await api(server.base, '/api/games', {
-    players: 4, bots: { b: 'easy', y: 'easy', g: 'easy' }, bot_movetime_ms: 100, clock: { per_turn_s: 86400 },
+    players: 4, bots: { b: 'easy', y: 'easy', g: 'easy' }, bot_movetime_ms: 200, clock: { per_turn_s: 86400 },
   });
   const corr = await newPage(errors, 'correspondence');
   await claim(corr, slow.seats[0].invite_url, 'Ann');
@@ -294,7 +296,7 @@ test('an absent player is voted to a bot and takes the seat back; a takeback ref
   /** @type {string[]} */
   const errors = [];
   const created = await api(server.base, '/api/games', {
-    players: 4, bots: { g: 'easy' }, bot_movetime_ms: 100, names: { r: 'Ann', b: 'Bea', y: 'Cid' },
+    players: 4, bots: { g: 'easy' }, bot_movetime_ms: 200, names: { r: 'Ann', b: 'Bea', y: 'Cid' },
   });
   const url = (/** @type {string} */ p) => created.seats.find((/** @type {any} */ s) => s.player === p).invite_url;
   const gameUrl = `${server.base}/game/${created.id}`;
@@ -318,6 +320,11 @@ test('an absent player is voted to a bot and takes the seat back; a takeback ref
   for (const page of [red, yellow]) {
     await page.locator('.request.vote-open', { hasText: /Blue \(Bea\) has been away for more than 2 s/ }).waitFor({ timeout: 15_000 });
   }
+  // The bot would be of the level of the table's other bot (Green's, easy); Red chooses another.
+  assert.equal(await red.locator('select[name="vote-level"]').inputValue(), 'easy');
+  assert.deepEqual(await red.$$eval('select[name="vote-level"] option', (os) => os.map((o) => o.getAttribute('value'))),
+    ['random', 'beginner', 'easy', 'medium', 'hard']);
+  await red.selectOption('select[name="vote-level"]', 'medium');
   await red.screenshot({ path: shotPath('vote-open.png') });
   await red.click('.vote-bot');
   await red.locator('.request.vote', { hasText: 'Red (Ann) asks to hand Blue (Bea)\'s seat to a bot (medium).' }).waitFor();

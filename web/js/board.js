@@ -55,6 +55,18 @@ export function squareAt(col, row, bottom) {
  * @property {string[]} [victims]   extra victim marks (the rules page's figures)
  * @property {string[]} [dim]       armies drawn faded: orphaned, nobody may move or touch them
  * @property {string | null} [hostage] the hostage army of a 3-player game, drawn with a dashed ring
+ * @property {TurnMark[]} [turns]   turns played since the viewer's last one, numbered, in the
+ *   colour of who played them (game/recap.js)
+ */
+
+/**
+ * @typedef {object} TurnMark
+ * @property {number} n
+ * @property {string} player
+ * @property {string | null} from
+ * @property {string | null} to
+ * @property {string[]} at      other squares the turn touched
+ * @property {boolean} [active] the turn being shown now
  */
 
 /**
@@ -179,6 +191,7 @@ export class BoardView {
       return el('rect', { x, y, width: SIZE, height: SIZE, class: cls });
     };
     for (const sq of marks.last || []) under.append(sqRect(sq, 'mark-last'));
+    this.drawTurns(marks.turns || []);
     for (const sq of marks.changed || []) under.append(sqRect(sq, 'mark-changed'));
     for (const sq of marks.chosen || []) under.append(sqRect(sq, 'mark-chosen'));
     if (marks.selected) under.append(sqRect(marks.selected, 'mark-selected'));
@@ -251,6 +264,45 @@ export class BoardView {
       }
     }
     this.drawCursor();
+  }
+
+  /**
+   * The marks of recent turns: where each piece came from (dashed) and went (solid), in the
+   * colour of who played it, with the turn's number in the corner of its destination; the other
+   * squares it touched get a thin outline. Numbers on one square sit side by side.
+   * @param {TurnMark[]} turns
+   */
+  drawTurns(turns) {
+    const { under, over } = this.layers;
+    /** @type {Record<string, number>} */
+    const badges = {};
+    const frame = (/** @type {string} */ sq, /** @type {string} */ cls, /** @type {TurnMark} */ m) => {
+      const { x, y } = this.xy(sq);
+      under.append(el('rect', {
+        x: x + 4, y: y + 4, width: SIZE - 8, height: SIZE - 8, rx: 6,
+        class: `turn-mark ${cls} army-${m.player}${m.active ? ' active' : ''}`, 'data-at': sq, 'data-n': m.n,
+      }));
+    };
+    for (const m of turns) {
+      if (m.from) frame(m.from, 'turn-from', m);
+      if (m.to) frame(m.to, 'turn-to', m);
+      for (const sq of m.at) frame(sq, 'turn-at', m);
+      const spot = m.to || m.at[0] || m.from;
+      if (!spot) continue;
+      const k = badges[spot] || 0;
+      badges[spot] = k + 1;
+      const { x, y } = this.xy(spot);
+      const cx = x + 17 + k * 26;
+      const g = el('g', {
+        class: `turn-badge army-${m.player}${m.active ? ' active' : ''}`, 'data-n': m.n, 'data-player': m.player,
+        'data-at': spot, 'aria-hidden': 'true',
+      });
+      g.append(el('circle', { cx, cy: y + 17, r: 14 }));
+      const label = el('text', { x: cx, y: y + 23, 'text-anchor': 'middle' });
+      label.textContent = String(m.n);
+      g.append(label);
+      over.append(g);
+    }
   }
 
   drawCursor() {

@@ -12,7 +12,7 @@ import { narrate } from './narrate.js';
 import { ChatPanel } from './chat.js';
 import { describeSquare, playersPanel } from './panels.js';
 import { errorText } from './errors.js';
-import { savedName } from './prefs.js';
+import { rememberFinishedGame, savedName } from './prefs.js';
 import { openInvite } from './claim.js';
 import { armySwatch } from './pieces.js';
 import { keepFocus } from './focus.js';
@@ -23,6 +23,7 @@ import { renderHistory } from './game/history.js';
 import { ClockTicker, durationText, seatClock } from './game/clocks.js';
 import { chime, notifyIfHidden, unlockAudioOnGesture } from './game/alerts.js';
 import { awayFor, botLevel, voteTarget } from './game/table.js';
+import { RecapView } from './game/recapview.js';
 
 /** Events after which the position (and so the turn being entered) is new. */
 const NEW_POSITION = ['turn', 'resign', 'draw_agreed', 'started', 'seat_to_bot', 'seat_to_human', 'taken_back', 'paused'];
@@ -58,6 +59,10 @@ export function mount(main, { id }) {
   let wasMyTurn = /** @type {boolean | null} */ (null);
   /** What the time-dependent parts showed at the last tick, to redraw them only when it changes. */
   let timeKey = '';
+  /** The level chosen for a vote to hand an absent player's seat to a bot (null: the table's). */
+  let voteLevel = /** @type {string | null} */ (null);
+  /** The game ended while we watched: bring the result into view once it is shown. */
+  let scrollToResult = false;
 
   const me = () => (you && you.role === 'player' && you.player ? you.player : null);
   const started = () => Boolean(game && game.status !== 'open');
@@ -67,7 +72,7 @@ export function mount(main, { id }) {
 
   const root = h('div', { class: 'game-page' });
   const head = h('div', { class: 'game-head' });
-  const banner = h('div', { class: 'banner-slot' });
+  const bannerBody = h('div', { class: 'banner-body' });
   const board = new BoardView({
     onSquare: (sq, how) => entry.click(sq, how.keyboard),
     onBack: () => entry.back(),
@@ -81,11 +86,23 @@ export function mount(main, { id }) {
   const players = h('div', { class: 'players-slot' });
   const actions = h('section', { class: 'panel actions', 'aria-label': t('game.actions') });
   const historyBox = h('section', { class: 'panel history-panel', 'aria-labelledby': 'history-title' });
+  const recap = new RecapView({
+    game: () => game, me,
+    onStep: (animate) => {
+      if (viewing === null) entry.renderBoard(animate);
+      renderBanner();
+    },
+    onIdle: () => renderAll(),
+  });
+  // The message that the person is out stands above the banner, drawn apart from it.
+  const banner = h('div', { class: 'banner-slot' }, recap.noticeSlot, bannerBody);
   const entry = new TurnEntry({
     board, frame: boardFrame, prompt, game: () => game, me, myTurn, started, online,
     viewing: () => viewing,
     backToLive: () => show(null),
     sendMove: (turn) => (socket ? socket.command('move', { turn }) : Promise.reject({ code: 'offline' })),
+    recap: () => recap.view(),
+    skipRecap: () => recap.skip(),
   });
   const chat = new ChatPanel({
     me,
@@ -102,7 +119,7 @@ export function mount(main, { id }) {
   });
   root.append(head,
     h('div', { class: 'game-layout' },
-      h('div', { class: 'board-col' }, banner, boardFrame, prompt, live),
+      h('div', { class: 'board-col' }, banner, boardFrame, prompt, recap.list, live, recap.log),
       h('div', { class: 'side-col' }, players, actions, historyBox, chat.element)));
   main.append(root);
   const ticker = new ClockTicker(root, () => game, () => offset, onSecond);
@@ -123,6 +140,7 @@ export function mount(main, { id }) {
         }
         board.setOrientation(me() || 'r');
         entry.reset();
+        recap.reset();
         chat.setMessages(game.chat);
         chat.render();
         renderAll();
@@ -152,12 +170,13 @@ export function mount(main, { id }) {
         const wasOver = Boolean(game.result);
         applyEvent(game, msg.v, ev);
         if (NEW_POSITION.includes(ev.kind)) entry.reset();
-        live.textContent = narrate(t, ev);
         if (ev.kind === 'timeout' || ev.kind === 'paused') toast(narrate(t, ev));
-        const over = !wasOver && Boolean(game.result);
-        renderAll(viewing === null && (ev.kind === 'turn' || ev.kind === 'resign') ? travels(ev) : []);
-        // The end of the game is news: bring the result into view (below the sticky top bar).
-        if (over) banner.scrollIntoView({ behavior: 'smooth', block: 'start' });
+        // The end of the game is news: its result is brought into view once it is shown.
+        if (!wasOver && game.result) scrollToResult = true;
+        // Our own turn is drawn at once; the others' have their moment, one after another.
+        const mine = recap.isMine(ev);
+        recap.event(msg.v, ev);
+        renderAll(mine && viewing === null ? travels(ev) : []);
       },
       onChat(msg) {
         chat.add(msg);
@@ -242,6 +261,7 @@ export function mount(main, { id }) {
     historyPending = false;
     if (g !== game) return;
     if (!game.historyLoaded) historyUnavailable = true;
+    else recap.seed();
     entry.renderBoard();
     renderHistoryBox();
   }
@@ -328,7 +348,10 @@ export function mount(main, { id }) {
     renderPlayers();
     renderActions();
     renderHistoryBox();
+    recap.renderList();
     if (game) turnCame();
+    // A game of ours seen to its end: the lobby's bots may be offered at the level chosen last.
+    if (game && game.result && me()) rememberFinishedGame();
   }
 
   function renderHead() {
@@ -351,11 +374,20 @@ export function mount(main, { id }) {
   function renderBanner() {
     if (fatal) return;
     if (!game) {
-      replace(banner, h('div', { class: 'turn-banner', text: t('common.loading') }));
+      replace(bannerBody, h('div', { class: 'turn-banner', text: t('common.loading') }));
       return;
     }
-    keepFocus(banner, () => replace(banner, ...bannerContent({ id, g: game, me: me(), online: online(), now: now(), started: started(), command })));
+    const held = recap.behind();
+    keepFocus(bannerBody, () => replace(bannerBody, ...bannerContent({
+      id, g: game, me: me(), online: online(), now: now(), started: started(), command, holdResult: held,
+      voteLevel, setVoteLevel: (l) => { voteLevel = l; },
+    })));
     ticker.tick();
+    if (scrollToResult && game.result && !held) {
+      scrollToResult = false;
+      // Below the sticky top bar.
+      banner.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    }
   }
 
   function renderPrompt() {
@@ -421,6 +453,7 @@ export function mount(main, { id }) {
       board.svg.setAttribute('aria-label', t('game.board'));
       actions.setAttribute('aria-label', t('game.actions'));
       chat.render();
+      recap.relabel();
       renderAll();
     },
   };

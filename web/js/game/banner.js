@@ -11,7 +11,14 @@ import { deadlineNote, seatClock } from './clocks.js';
 import { requestBoxes } from './requests.js';
 
 /**
- * @param {import('./requests.js').RequestContext & {id: string, started: boolean}} c
+ * @typedef {object} BannerExtra
+ * @property {string} id
+ * @property {boolean} started
+ * @property {boolean} [holdResult]  turns before the end are still being shown: the result waits
+ */
+
+/**
+ * @param {import('./requests.js').RequestContext & BannerExtra} c
  * @returns {HTMLElement[]}
  */
 export function bannerContent(c) {
@@ -23,7 +30,8 @@ export function bannerContent(c) {
       h('h2', { text: t(g.cancelled === 'creator' ? 'game.cancelled_creator' : 'game.cancelled_expired') }),
       h('a', { class: 'btn btn-primary', href: '/', text: t('game.new_game') })));
   } else if (g.result) {
-    parts.push(gameOverCard(g, c.me, [
+    // The result waits for the turn that ended the game to have its moment on the board.
+    if (!c.holdResult) parts.push(gameOverCard(g, c.me, [
       h('a', { class: 'btn btn-primary', href: `/game/${id}/replay`, text: t('game.replay') }),
       h('a', { class: 'btn', href: recordUrl(id), download: `djambi-${id}.json`, text: t('game.download') }),
       h('a', { class: 'btn btn-ghost', href: '/', text: t('game.new_game') }),

@@ -26,6 +26,9 @@ const CONFIRM_KEY = 'djambi.confirm';
  * @property {() => number | null} viewing  index of the event whose position is shown; null: live
  * @property {() => void} backToLive
  * @property {(turn: string) => Promise<any>} sendMove
+ * @property {() => {event: any | null, turns: import('../board.js').TurnMark[]}} recap  the turns
+ *   since our last one: their marks, and the one whose position is shown while others wait
+ * @property {() => void} skipRecap  shows the waiting turns at once (the person wants to play)
  */
 
 export class TurnEntry {
@@ -62,6 +65,8 @@ export class TurnEntry {
   click(sq, keyboard = false) {
     if (!this.c.game()) return;
     if (this.c.viewing() === null && this.c.myTurn() && !this.sending && this.c.online()) {
+      // Turns still being shown never hold the person up: the board goes live at once.
+      if (this.c.recap().event) this.c.skipRecap();
       // Keyboard players confirm a complete turn with Enter, as they chose it.
       if (keyboard && P.stage(this.picker).field === 'done') {
         this.send();
@@ -153,16 +158,32 @@ export class TurnEntry {
     frame.classList.toggle('viewing', viewing !== null);
     frame.classList.toggle('my-turn', this.c.myTurn() && viewing === null);
     if (viewing !== null) {
+      frame.classList.remove('replaying');
       const ev = viewing >= 0 ? g.events[viewing] : null;
       const pos = parseDpn(ev ? ev.dpn : g.start);
       board.draw(pos.board, { last: ev ? touchedSquares(ev) : [], dim: orphanedArmies(pos), hostage: hostageArmy(pos) }, []);
       return;
     }
+    const recap = this.c.recap();
+    frame.classList.toggle('replaying', Boolean(recap.event));
+    if (recap.event) {
+      // A turn of a burst, shown while later ones wait for their moment.
+      const then = parseDpn(recap.event.dpn);
+      board.draw(then.board, { turns: recap.turns, dim: orphanedArmies(then), hostage: hostageArmy(then) }, animate);
+      return;
+    }
     const pos = parseDpn(g.dpn);
     const all = positions(g);
     const lastEv = all.length ? all[all.length - 1].event : null;
+    // Entering a turn clears the marks of the others' turns (back if the choice is taken back).
+    const entering = this.c.myTurn() && (this.picker.path.length > 0 || this.sending);
     /** @type {import('../board.js').Marks} */
-    const marks = { last: touchedSquares(lastEv), dim: orphanedArmies(pos), hostage: hostageArmy(pos) };
+    const marks = {
+      last: recap.turns.length ? [] : touchedSquares(lastEv),
+      turns: entering ? [] : recap.turns,
+      dim: orphanedArmies(pos),
+      hostage: hostageArmy(pos),
+    };
     let shown = pos.board;
     if (this.c.myTurn()) {
       const picker = this.picker;
