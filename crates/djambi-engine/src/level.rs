@@ -42,17 +42,16 @@ impl Level {
         }
     }
 
-    /// What the level does, in one line for people choosing an opponent (docs/ENGINE.md's
-    /// ladder says how strong each one measured).
+    /// What the level does, in one line for people choosing an opponent: the English text the
+    /// lobby shows (`web/`'s `level_desc_*`; docs/ENGINE.md's ladder says how strong each one
+    /// measured).
     pub const fn summary(self) -> &'static str {
         match self {
             Level::Random => "plays any legal turn, at random",
             Level::Beginner => "sees what it can take, not what it risks",
-            Level::Easy => {
-                "weighs each turn one move ahead, its chief's safety included, with noise"
-            }
-            Level::Medium => "searches about two turns ahead, assuming everyone plays against it",
-            Level::Hard => "searches as deep as its thinking time allows",
+            Level::Easy => "weighs its own turn only, and slips now and then",
+            Level::Medium => "looks a few turns ahead",
+            Level::Hard => "searches deeply: a real fight",
         }
     }
 }
