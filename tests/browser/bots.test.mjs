@@ -142,11 +142,22 @@ test('against three bots at 1 s: each bot turn on its own, all three marked and 
   await context.close();
 });
 
-test('a burst of bot turns is queued and shown one by one; the person\'s own move is never held up', { timeout: 120_000 }, async (t) => {
+test('a burst of bot turns is queued and shown one by one (reduced motion: squares light up); the person\'s own move is never held up', { timeout: 120_000 }, async (t) => {
   const created = await api(server.base, '/api/games', {
     players: 4, bots: { b: 'random', y: 'random', g: 'random' }, bot_movetime_ms: 200, names: { r: 'Ann' },
   });
-  const { context, page, errors } = await openPage(PHONE);
+  // On a phone whose person asked for less motion: the squares light up one after another, no
+  // piece slides.
+  const { context, page, errors } = await openPage({ ...PHONE, reducedMotion: 'reduce' });
+  await page.addInitScript(() => {
+    const w = /** @type {any} */ (window);
+    w.__slides = 0;
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (...args) {
+      w.__slides++;
+      return animate.apply(this, args);
+    };
+  });
   await claim(page, created.seats[0].invite_url);
   await waitForTurnOrEnd(page);
 
@@ -161,6 +172,7 @@ test('a burst of bot turns is queued and shown one by one; the person\'s own mov
     assert.ok(gap >= 600, `turn ${i + 1} said ${gap.toFixed(0)} ms after turn ${i}: shown one after another`);
   }
   assert.deepEqual((await badges(page)).map((b) => b[1]), ['b', 'y', 'g']);
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).__slides), 0, 'nothing slides');
   await page.screenshot({ path: shotPath('bots-burst-phone.png') });
 
   // Round 2: the person clicks a piece the moment the turn is theirs — while the bots' turns may

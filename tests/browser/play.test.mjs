@@ -123,7 +123,8 @@ test('a person plays a whole game against three bots through the board', { timeo
   /** @type {string[]} */
   const errors = [];
   const created = await api(server.base, '/api/games', {
-    players: 4, bots: { b: 'easy', y: 'easy', g: 'easy' }, bot_movetime_ms: 200, rules: { turn_limit: 6 }, names: { r: 'Ann' },
+    // 13 quiet turns: Red plays at least 4 turns whatever the bots (seeded per game) do.
+    players: 4, bots: { b: 'easy', y: 'easy', g: 'easy' }, bot_movetime_ms: 200, rules: { turn_limit: 13 }, names: { r: 'Ann' },
   });
   assert.equal(created.seats.length, 1, 'one invite: the bots need none');
   const page = await newPage(errors, 'red');
