@@ -107,6 +107,11 @@ pub struct Config {
     #[arg(long, env = "DJAMBI_MAX_OPEN_GAMES_PER_IP", default_value_t = 20)]
     pub max_open_games_per_ip: usize,
 
+    /// Unfinished games with bots created by one address at once (bots cost the server their
+    /// think time per turn).
+    #[arg(long, env = "DJAMBI_MAX_BOT_GAMES_PER_IP", default_value_t = 3)]
+    pub max_bot_games_per_ip: usize,
+
     /// Hours a game waiting for players may go untouched (no claim, no chat) before it
     /// expires (cancelled).
     #[arg(long, env = "DJAMBI_EXPIRE_OPEN_HOURS", default_value_t = 168)]
@@ -372,6 +377,7 @@ impl Config {
         self.max_connections = usize::MAX;
         self.max_games_per_ip = usize::MAX;
         self.max_open_games_per_ip = usize::MAX;
+        self.max_bot_games_per_ip = usize::MAX;
         for burst in [
             &mut self.create_burst,
             &mut self.ws_connect_burst,

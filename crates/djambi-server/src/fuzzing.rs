@@ -211,9 +211,15 @@ pub fn http_bodies(data: &[u8]) {
 /// names accepted before it).
 fn check_create(body: &CreateGame) {
     let limits = Limits::default();
-    let new = NewGame::standard(body.players, body.hostage, body.rules);
-    let expected = matches!((body.players, body.hostage), (4, None) | (3, _));
-    assert_eq!(new.is_ok(), expected, "players and hostage");
+    let new = match body.start.as_deref() {
+        Some(dpn) => NewGame::from_dpn(body.players, dpn, body.rules),
+        None => {
+            let new = NewGame::standard(body.players, body.hostage, body.rules);
+            let expected = matches!((body.players, body.hostage), (4, None) | (3, _));
+            assert_eq!(new.is_ok(), expected, "players and hostage");
+            new
+        }
+    };
     let min_per_turn = u32::try_from(limits.min_turn_deadline.as_secs()).unwrap_or(u32::MAX);
     let _ = NewGame::settings(
         body.clock,

@@ -138,6 +138,7 @@ impl AppState {
                 max_live_games: config.max_live_games,
                 max_games_per_ip: config.max_games_per_ip,
                 max_open_games_per_ip: config.max_open_games_per_ip,
+                max_bot_games_per_ip: config.max_bot_games_per_ip,
             },
             config.base_url(),
             BotPool::new(

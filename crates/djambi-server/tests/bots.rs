@@ -37,7 +37,7 @@ async fn one_person_against_three_bots() {
         addr,
         "/api/games",
         &json!({"players": 4, "bots": {"b": "easy", "y": "medium", "g": "hard"},
-                "bot_movetime_ms": 100, "names": {"r": "Ann"}}),
+                "bot_movetime_ms": 200, "names": {"r": "Ann"}}),
     )
     .await;
     assert_eq!(status, 201, "{created}");
@@ -98,7 +98,7 @@ async fn a_game_of_four_bots_plays_itself_to_the_end() {
         addr,
         "/api/games",
         &json!({"players": 4, "bots": {"r": "random", "b": "easy", "y": "medium", "g": "hard"},
-                "bot_movetime_ms": 100, "rules": {"turn_limit": 30}}),
+                "bot_movetime_ms": 200, "rules": {"turn_limit": 30}}),
     )
     .await;
     assert_eq!(status, 201, "{created}");

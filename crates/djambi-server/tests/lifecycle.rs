@@ -175,7 +175,7 @@ async fn a_correspondence_deadline_hands_the_seat_to_a_bot() {
     let addr = server.addr;
     let (id, tokens, _) = game_with(
         addr,
-        json!({"players": 4, "clock": {"per_turn_s": 2}, "bot_movetime_ms": 100}),
+        json!({"players": 4, "clock": {"per_turn_s": 2}, "bot_movetime_ms": 200}),
     )
     .await;
     let (mut blue, snapshot) = Ws::join(addr, &id, Some(&tokens[1].1), None).await;

@@ -19,6 +19,7 @@ enum Job {
         pos: Position,
         level: Level,
         movetime: Duration,
+        seed: u64,
         reply: oneshot::Sender<Option<Turn>>,
     },
     /// Whether `player` is losing (a bot accepts a draw offer when it is).
@@ -70,14 +71,21 @@ impl BotPool {
         }
     }
 
-    /// A turn for the player to move in `pos`, chosen at `level` within `movetime`; none if the
-    /// game is over or the pool stopped.
-    pub async fn think(&self, pos: Position, level: Level, movetime: Duration) -> Option<Turn> {
+    /// A turn for the player to move in `pos`, chosen at `level` within `movetime` from the
+    /// choices `seed` makes; none if the game is over or the pool stopped.
+    pub async fn think(
+        &self,
+        pos: Position,
+        level: Level,
+        movetime: Duration,
+        seed: u64,
+    ) -> Option<Turn> {
         let (reply, answer) = oneshot::channel();
         self.send(Job::Think {
             pos,
             level,
             movetime,
+            seed,
             reply,
         });
         answer.await.ok().flatten()
@@ -113,8 +121,10 @@ fn work(rx: &Mutex<std_mpsc::Receiver<Job>>, tt_bytes: usize, seed: u64) {
                 pos,
                 level,
                 movetime,
+                seed,
                 reply,
             } => {
+                engine.set_seed(seed);
                 let turn = engine
                     .think(&pos, level, &Limits::movetime(movetime))
                     .ok()

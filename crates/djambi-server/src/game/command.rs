@@ -5,7 +5,7 @@
 use djambi_core::{ArmySet, IllegalKind, Player};
 
 use super::Role;
-use super::state::GameState;
+use super::state::{BOTS_ALONE_QUIET_TURNS, GameState};
 use crate::protocol::lifecycle::{BotReason, ClockSpec, VoteAction};
 use crate::protocol::{ErrorCode, GameStatus};
 use crate::store::EventKind;
@@ -32,6 +32,9 @@ pub enum Action {
     Reclaim,
     /// Open a vote on an absent player.
     Vote(Player, #[serde(with = "vote_text")] VoteAction),
+    /// Open a vote to hand an absent player's seat to a bot of the table's level (the level of
+    /// the other bots at the table, else medium): a vote whose author named no level.
+    VoteBot(Player),
     /// Answer the open vote.
     VoteAnswer(bool),
     /// Ask to take back one's last turn.
@@ -181,6 +184,10 @@ pub fn decide(
             None => reject(ErrorCode::NoBot, "no bot plays your seat"),
         },
         Action::Vote(target, vote) => open_vote(state, player, *target, *vote, table),
+        Action::VoteBot(target) => {
+            let level = state.default_bot_level();
+            open_vote(state, player, *target, VoteAction::Bot(level), table)
+        }
         Action::VoteAnswer(yes) => match state.vote {
             None => reject(ErrorCode::NoVote, "no vote is open"),
             Some(v) if !v.voters.contains(player) => {
@@ -321,6 +328,14 @@ pub fn consequences(state: &GameState, table: &Table) -> Vec<EventKind> {
     if !state.started && state.all_seated() {
         return vec![EventKind::Started];
     }
+    if state.rules().turn_limit.is_none()
+        && state
+            .bots_alone_quiet()
+            .is_some_and(|quiet| quiet >= BOTS_ALONE_QUIET_TURNS)
+    {
+        // Bots alone at the table: R12.4's count, from the moment the last person left.
+        return agreed_draw(state);
+    }
     if let Some(vote) = state.vote {
         if vote.passed() {
             let action = match vote.action {
@@ -344,6 +359,32 @@ pub fn consequences(state: &GameState, table: &Table) -> Vec<EventKind> {
         }
     }
     Vec::new()
+}
+
+/// The events of a draw that every living player agrees to now (R12.2), as the log records
+/// one: the pending offer's missing agreements, or an offer and every agreement.
+pub fn agreed_draw(state: &GameState) -> Vec<EventKind> {
+    let alive: Vec<Player> = state.position().alive().iter().collect();
+    let (mut kinds, agreed) = match (state.draw, alive.first()) {
+        (Some(offer), _) => (Vec::new(), offer.accepted),
+        (None, Some(&first)) => (
+            vec![EventKind::DrawOffered(first)],
+            ArmySet::EMPTY.with(first),
+        ),
+        (None, None) => return Vec::new(),
+    };
+    let missing: Vec<Player> = alive.into_iter().filter(|p| !agreed.contains(*p)).collect();
+    for (i, &p) in missing.iter().enumerate() {
+        kinds.push(if i + 1 == missing.len() {
+            EventKind::DrawAgreed {
+                by: p,
+                excused: ArmySet::EMPTY,
+            }
+        } else {
+            EventKind::DrawAccepted(p)
+        });
+    }
+    kinds
 }
 
 /// What a timeout of `player` does: the timeout, then a resignation or a bot taking the seat.

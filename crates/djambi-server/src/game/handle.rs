@@ -66,6 +66,11 @@ pub(super) enum Command {
         player: Player,
         turn: Turn,
     },
+    /// A bot offers a draw (the game goes nowhere), decided at version `v`.
+    BotOffer {
+        v: u64,
+        player: Player,
+    },
     /// A bot's answer to the draw offer made at version `offer`.
     BotDraw {
         offer: u64,

@@ -16,7 +16,7 @@ pub mod state;
 pub mod text;
 pub mod view;
 
-use std::sync::atomic::{AtomicI64, AtomicU8, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU8, AtomicU32, Ordering::Relaxed};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
@@ -34,6 +34,7 @@ pub use link::GameLink;
 pub use registry::{
     BOTS_ONLY_TURN_LIMIT, NewGame, Registry, RegistryLimits, adopt_orphans, stop_on_lease_loss,
 };
+pub use state::table_level;
 
 /// Who a connection is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,6 +224,8 @@ pub struct Presence {
     status: AtomicU8,
     /// When the running clock runs out (ms; 0: no clock runs).
     deadline: AtomicI64,
+    /// Whether a bot plays a living seat (for the per-address cap on games with bots).
+    bots: AtomicBool,
 }
 
 impl Presence {
@@ -239,6 +242,15 @@ impl Presence {
     /// When the player to move runs out of time (ms), in a timed game.
     pub fn deadline(&self) -> Option<i64> {
         Some(self.deadline.load(Relaxed)).filter(|d| *d != 0)
+    }
+
+    /// Whether a bot plays a living seat.
+    pub fn bots(&self) -> bool {
+        self.bots.load(Relaxed)
+    }
+
+    fn set_bots(&self, bots: bool) {
+        self.bots.store(bots, Relaxed);
     }
 
     fn set_deadline(&self, deadline: Option<i64>) {

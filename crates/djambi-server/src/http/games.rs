@@ -39,7 +39,15 @@ async fn create(
         .create
         .take(client.key())
         .map_err(|wait| AppError::rate_limited("too many new games from your address", wait))?;
-    let mut new = NewGame::standard(body.players, body.hostage, body.rules)?;
+    let mut new = match body.start.as_deref() {
+        Some(_) if body.hostage.is_some() => {
+            return Err(AppError::BadRequest(
+                "hostage: a start position names its hostage army itself".into(),
+            ));
+        }
+        Some(dpn) => NewGame::from_dpn(body.players, dpn, body.rules)?,
+        None => NewGame::standard(body.players, body.hostage, body.rules)?,
+    };
     new.names = body.names;
     new.open = body.open;
     new.creator = Some(client.key());
@@ -53,6 +61,12 @@ async fn create(
         body.bot_movetime_ms,
         min_per_turn,
     )?;
+    // A seat handed over on a timeout gets a bot like the table's others, unless named.
+    if body.takeover_level.is_none()
+        && let Some(level) = crate::game::table_level(new.bots.values().copied())
+    {
+        new.settings.takeover_level = crate::protocol::lifecycle::BotLevel(level);
+    }
     let created = state.registry.create(new).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }

@@ -56,10 +56,29 @@ async fn reinvite(
     }
 }
 
+/// The level of a bot given a seat without one named: the table's other bots' level (the most
+/// common, the stronger on a tie), else medium.
+async fn table_level(state: &AppState, id: uuid::Uuid) -> Result<Level, AppError> {
+    let view = state
+        .registry
+        .with_game(id, |game| async move { game.snapshot_json().await })
+        .await?;
+    // The snapshot as its actor serialised it (here or on the game's owner): its seats' `bot`.
+    let view: serde_json::Value = serde_json::from_str(&view).map_err(|_| AppError::Internal)?;
+    let levels = view["seats"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|seat| seat["bot"].as_str()?.parse::<Level>().ok());
+    Ok(crate::game::table_level(levels).unwrap_or(Level::Medium))
+}
+
 /// `POST /api/games/{id}/seats/{player}/bot` with the creator's admin token, before the
-/// start: a bot plays the seat (`{"level": "hard"}`, default medium).
+/// start: a bot plays the seat (`{"level": "hard"}`; default: the level of the table's other
+/// bots, else medium).
 async fn to_bot(
     State(state): State<AppState>,
+    client: ClientIp,
     Path((id, player)): Path<(String, String)>,
     Bearer(token): Bearer,
     body: axum::body::Bytes,
@@ -72,7 +91,11 @@ async fn to_bot(
     } else {
         serde_json::from_slice(&body).map_err(|e| AppError::BadRequest(e.to_string()))?
     };
-    let level = body.level.map_or(Level::Medium, |l| l.0);
+    state.registry.check_bot_cap(client.key(), id)?;
+    let level = match body.level {
+        Some(level) => level.0,
+        None => table_level(&state, id).await?,
+    };
     let action = AdminAction {
         token,
         what: AdminWhat::Bot(player, level),

@@ -21,6 +21,11 @@ pub struct CreateGame {
     /// The ruleset (default: the standard rules).
     #[serde(default)]
     pub rules: Rules,
+    /// A start position other than the standard one (DPN, NOTATION §2), read under `rules`;
+    /// its players must be `players` (a 3-player position has its hostage army). For lessons,
+    /// endgames and tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
     /// Preset display names, by seat.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub names: BTreeMap<Player, String>,
@@ -30,7 +35,8 @@ pub struct CreateGame {
     /// Seats played by bots from the start, with their levels (never invited).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub bots: BTreeMap<Player, BotLevel>,
-    /// How long each bot thinks, in milliseconds (100–5000, default 1000).
+    /// How long each bot thinks, in milliseconds (200–10 000, default 1000): while anyone
+    /// watches, a bot's turn comes no sooner than this after the event before it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot_movetime_ms: Option<u32>,
     /// The clock: `null` (casual), `{"initial_s", "increment_s"}` (live) or `{"per_turn_s"}`

@@ -26,6 +26,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "lifecycle",
         include_str!("../../../../migrations/sqlite/0003_lifecycle.sql"),
     ),
+    (
+        4,
+        "bot_seed",
+        include_str!("../../../../migrations/sqlite/0004_bot_seed.sql"),
+    ),
 ];
 
 /// (version, description, SQL) of each Postgres migration, in order.
@@ -49,6 +54,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         4,
         "cluster",
         include_str!("../../../../migrations/postgres/0004_cluster.sql"),
+    ),
+    (
+        5,
+        "bot_seed",
+        include_str!("../../../../migrations/postgres/0005_bot_seed.sql"),
     ),
 ];
 

@@ -131,6 +131,8 @@ pub struct GameRow {
     pub settings: Settings,
     /// The hash of the creator's admin token (none for imported games).
     pub admin_hash: Option<TokenHash>,
+    /// The seed of the bots' choices (none for games stored before seeds were).
+    pub bot_seed: Option<u64>,
 }
 
 /// The part of a game's row that changes with play.

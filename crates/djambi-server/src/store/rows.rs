@@ -44,7 +44,7 @@ fn json<T: serde::de::DeserializeOwned>(s: &str, what: &str) -> Result<T, StoreE
 macro_rules! game_columns {
     () => {
         "id, players, hostage, rules, start_dpn, open, status, v, dpn, to_move, turn, result, \
-         ranking, created_at, updated_at, settings, admin_hash"
+         ranking, created_at, updated_at, settings, admin_hash, bot_seed"
     };
 }
 pub(super) use game_columns;
@@ -60,6 +60,8 @@ pub(super) fn game(row: &AnyRow) -> Result<GameRow, StoreError> {
     let rules: String = row.try_get("rules")?;
     let settings: Option<String> = row.try_get("settings")?;
     let admin_hash: Option<String> = row.try_get("admin_hash")?;
+    // Stored as a signed 64-bit integer (both databases' BIGINT): the same 64 bits.
+    let bot_seed: Option<i64> = row.try_get("bot_seed")?;
     Ok(GameRow {
         id,
         players: u8::try_from(players).map_err(|_| corrupt("players"))?,
@@ -88,6 +90,7 @@ pub(super) fn game(row: &AnyRow) -> Result<GameRow, StoreError> {
             .as_deref()
             .map(|h| TokenHash::from_hex(h).ok_or_else(|| corrupt("admin hash")))
             .transpose()?,
+        bot_seed: bot_seed.map(|s| s as u64),
     })
 }
 

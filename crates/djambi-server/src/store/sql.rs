@@ -17,8 +17,9 @@ pub(super) async fn insert_game(conn: &mut AnyConnection, g: &GameRow) -> Result
     let s = &g.summary;
     sqlx::query(
         "INSERT INTO games (id, players, hostage, rules, start_dpn, open, status, v, dpn, \
-         to_move, turn, result, ranking, created_at, updated_at, settings, admin_hash) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
+         to_move, turn, result, ranking, created_at, updated_at, settings, admin_hash, bot_seed) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
+         $18)",
     )
     .bind(g.id.to_string())
     .bind(i64::from(g.players))
@@ -37,6 +38,7 @@ pub(super) async fn insert_game(conn: &mut AnyConnection, g: &GameRow) -> Result
     .bind(s.updated_at)
     .bind(json(&g.settings))
     .bind(g.admin_hash.map(|h| h.to_hex()))
+    .bind(g.bot_seed.map(|s| s as i64))
     .execute(conn)
     .await?;
     Ok(())

@@ -2,7 +2,6 @@
 //! What does not parse becomes a typed error here and goes no further.
 
 use crate::game::Action;
-use djambi_engine::Level;
 
 use crate::protocol::client::{AckOnly, VoteKind};
 use crate::protocol::lifecycle::VoteAction;
@@ -77,11 +76,12 @@ pub fn action(message: ClientMessage) -> Option<(u64, Action)> {
             action,
             level,
         } => {
-            let action = match action {
-                VoteKind::Bot => VoteAction::Bot(level.map_or(Level::Medium, |l| l.0)),
-                VoteKind::Resign => VoteAction::Resign,
+            let action = match (action, level) {
+                (VoteKind::Bot, Some(level)) => Action::Vote(target, VoteAction::Bot(level.0)),
+                (VoteKind::Bot, None) => Action::VoteBot(target),
+                (VoteKind::Resign, _) => Action::Vote(target, VoteAction::Resign),
             };
-            (ack, Action::Vote(target, action))
+            (ack, action)
         }
         ClientMessage::VoteAnswer { ack, yes } => (ack, Action::VoteAnswer(yes)),
         ClientMessage::Takeback { ack } => (ack, Action::Takeback),

@@ -235,7 +235,7 @@ impl Actor {
         let last_change = self.state.updated_at;
         let mut draft = self.draft();
         if let (Some(down), Some(_), Some(_)) =
-            (self.down_since, self.state.runner(), self.state.clock)
+            (self.down_since, self.state.clock_runner(), self.state.clock)
             && let from = down.max(last_change)
             && draft.now > from
         {

@@ -87,6 +87,10 @@ pub(super) struct Actor {
     thinking: Option<u64>,
     /// The draw offer (its version) the bots were asked about, and which of them.
     asked_draw: (u64, ArmySet),
+    /// A bot's turn waiting for its moment (people watch, its think time has not passed).
+    held: Option<bots::HeldTurn>,
+    /// The count of turns when a bot last offered a draw.
+    bot_offered: Option<u32>,
     /// When the server was last seen alive before this actor started (a restart): the
     /// running clock was stopped meanwhile.
     down_since: Option<i64>,
@@ -128,6 +132,8 @@ impl Actor {
             touched,
             thinking: None,
             asked_draw: (0, ArmySet::EMPTY),
+            held: None,
+            bot_offered: None,
             down_since: None,
             summary_written: (status, v, 0),
             generation,
@@ -193,6 +199,7 @@ impl Actor {
             }
             let idle = self.state.is_over() && self.presence.total() == 0;
             let deadline = self.next_timer();
+            let held = self.held.map(|h| h.due);
             let summary_due = self.summary_due();
             let remote_viewers = self.has_remote_viewers();
             let next = tokio::select! {
@@ -216,6 +223,11 @@ impl Actor {
                 }
                 _ = sleep_until_ms(deadline), if deadline.is_some() => {
                     self.on_timer().await;
+                    self.after_change();
+                    continue;
+                }
+                _ = sleep_until_ms(held), if held.is_some() => {
+                    self.release_held().await;
                     self.after_change();
                     continue;
                 }
@@ -247,6 +259,9 @@ impl Actor {
     /// After any command: what others read without asking, and what bots should do next.
     fn after_change(&mut self) {
         self.presence.set_status(self.state.status());
+        let alive = self.state.position().alive();
+        self.presence
+            .set_bots(alive.iter().any(|p| self.state.bot(p).is_some()));
         self.presence.set_deadline(
             self.state
                 .clock
@@ -338,6 +353,7 @@ impl Actor {
                 let _ = reply.send(expired);
             }
             Command::BotTurn { v, player, turn } => self.bot_turn(v, player, turn).await,
+            Command::BotOffer { v, player } => self.bot_offer(v, player).await,
             Command::BotDraw {
                 offer,
                 player,

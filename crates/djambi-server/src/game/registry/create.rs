@@ -21,6 +21,11 @@ use crate::token::SeatToken;
 /// ends.
 pub const BOTS_ONLY_TURN_LIMIT: u32 = 400;
 
+/// The bots' think time, bounds and default (ms): long enough to follow, short enough to play.
+pub const BOT_MOVETIME_MS: std::ops::RangeInclusive<u32> = 200..=10_000;
+/// The think time of a game that names none (ms).
+pub const DEFAULT_BOT_MOVETIME_MS: u32 = 1000;
+
 /// The longest a live clock may start with (3 hours), and its largest increment (10 minutes).
 const MAX_INITIAL_S: u32 = 3 * 3600;
 const MAX_INCREMENT_S: u32 = 600;
@@ -44,6 +49,8 @@ pub struct NewGame {
     pub bots: BTreeMap<Player, Level>,
     /// The options beyond the ruleset.
     pub settings: Settings,
+    /// The seed of the bots' choices (secret: with it, a player could foresee them).
+    pub bot_seed: u64,
 }
 
 impl NewGame {
@@ -67,12 +74,40 @@ impl NewGame {
             base_url: None,
             bots: BTreeMap::new(),
             settings: Settings::default(),
+            bot_seed: fresh_seed(),
         })
+    }
+
+    /// A game from a given start position (DPN under `rules`) whose players must be
+    /// `players` (3 with a hostage army, or 4).
+    pub fn from_dpn(players: u8, dpn: &str, rules: Rules) -> Result<NewGame, AppError> {
+        if dpn.len() > djambi_core::MAX_DPN_LEN {
+            return Err(AppError::BadRequest(format!(
+                "start: at most {} bytes",
+                djambi_core::MAX_DPN_LEN
+            )));
+        }
+        let start = Position::from_dpn(dpn, rules)
+            .map_err(|e| AppError::BadRequest(format!("start: {e}")))?;
+        let seats = Game::new(start).players().len();
+        if seats != usize::from(players) {
+            return Err(AppError::BadRequest(format!(
+                "start: the position has {seats} players, not {players}"
+            )));
+        }
+        if start.is_game_over() {
+            return Err(AppError::BadRequest(
+                "start: the game is already over".into(),
+            ));
+        }
+        let mut new = NewGame::standard(4, None, rules)?;
+        new.start = start;
+        Ok(new)
     }
 
     /// The game's options from a create request, checked: `clock`, `on_timeout` (default:
     /// `bot` for correspondence, `resign` otherwise), `takeover_level`, `bot_movetime_ms`
-    /// (100–5000). `min_per_turn_s` is the shortest correspondence deadline allowed.
+    /// ([`BOT_MOVETIME_MS`]). `min_per_turn_s` is the shortest correspondence deadline allowed.
     pub fn settings(
         clock: Option<ClockSpec>,
         on_timeout: Option<OnTimeout>,
@@ -103,9 +138,13 @@ impl NewGame {
             Some(ClockSpec::Correspondence { .. }) => {}
             None => {}
         }
-        let movetime = bot_movetime_ms.unwrap_or(1000);
-        if !(100..=5000).contains(&movetime) {
-            return bad("bot_movetime_ms: 100 to 5000".into());
+        let movetime = bot_movetime_ms.unwrap_or(DEFAULT_BOT_MOVETIME_MS);
+        if !BOT_MOVETIME_MS.contains(&movetime) {
+            return bad(format!(
+                "bot_movetime_ms: {} to {} (milliseconds)",
+                BOT_MOVETIME_MS.start(),
+                BOT_MOVETIME_MS.end()
+            ));
         }
         let defaults = Settings::default();
         Ok(Settings {
@@ -171,7 +210,7 @@ impl Registry {
     /// Creates a game and its actor; the answer holds the seat tokens and the creator's admin
     /// token (shown only now).
     pub async fn create(&self, mut new: NewGame) -> Result<CreatedGame, AppError> {
-        self.check_capacity(new.creator)?;
+        self.check_capacity_with(new.creator, !new.bots.is_empty())?;
         let id = Uuid::new_v4();
         let game = Game::new(new.start);
         if !new.bots.is_empty()
@@ -193,7 +232,8 @@ impl Registry {
             new.open,
             now_ms(),
         )
-        .with_settings(new.settings, Some(admin.hash()));
+        .with_settings(new.settings, Some(admin.hash()))
+        .with_bot_seed(new.bot_seed);
         let rows: Vec<_> = state.seats.iter().map(Seat::row).collect();
         let _loading = self.loading.lock().await;
         let fence = self.create_owned(&state.row(), &rows, &[]).await?;
@@ -226,7 +266,8 @@ impl Registry {
             seats.iter().map(|(s, _)| s.clone()).collect(),
             false,
             now,
-        );
+        )
+        .with_bot_seed(fresh_seed());
         let mut rows = Vec::new();
         for event in game.events() {
             for kind in log_events(&state, event) {
@@ -290,26 +331,18 @@ impl Registry {
     }
 }
 
+/// A fresh random seed for a game's bots (from the operating system's generator, through
+/// `uuid`'s v4 ids: no other dependency needed).
+pub fn fresh_seed() -> u64 {
+    Uuid::new_v4().as_u64_pair().0
+}
+
 /// The log events of one record event: a turn or a resignation is one; an agreed draw is the
 /// offer, the agreements and the last agreement, as it happens live.
 fn log_events(state: &GameState, event: &GameEvent) -> Vec<EventKind> {
     match *event {
         GameEvent::Turn { player, turn, .. } => vec![EventKind::Turn { player, turn }],
         GameEvent::Resign(p) => vec![EventKind::Resign(p)],
-        GameEvent::Draw => {
-            let alive: Vec<Player> = state.position().alive().iter().collect();
-            let mut kinds = Vec::new();
-            for (i, p) in alive.iter().enumerate() {
-                kinds.push(match i {
-                    0 => EventKind::DrawOffered(*p),
-                    i if i + 1 == alive.len() => EventKind::DrawAgreed {
-                        by: *p,
-                        excused: djambi_core::ArmySet::EMPTY,
-                    },
-                    _ => EventKind::DrawAccepted(*p),
-                });
-            }
-            kinds
-        }
+        GameEvent::Draw => crate::game::command::agreed_draw(state),
     }
 }

@@ -49,6 +49,19 @@ pub struct RegistryLimits {
     pub max_games_per_ip: usize,
     /// Games waiting for players created by one address.
     pub max_open_games_per_ip: usize,
+    /// Unfinished games with bots created by one address.
+    pub max_bot_games_per_ip: usize,
+}
+
+/// What one address has going on.
+#[derive(Clone, Copy, Debug, Default)]
+struct AddressGames {
+    /// Open and live games.
+    unfinished: usize,
+    /// Games waiting for players.
+    open: usize,
+    /// Unfinished games in which a bot plays.
+    with_bots: usize,
 }
 
 /// The registry.
@@ -267,21 +280,40 @@ impl Registry {
     /// the address asking (its unfinished games, and those still waiting for players), so one
     /// client can never fill the server.
     fn check_capacity(&self, creator: Option<IpKey>) -> Result<(), AppError> {
+        self.check_capacity_with(creator, false)
+    }
+
+    /// [`check_capacity`](Self::check_capacity) for a game with bots (`bots`): bots cost the
+    /// server their think time per turn, so an address runs only so many such games at once.
+    pub(super) fn check_capacity_with(
+        &self,
+        creator: Option<IpKey>,
+        bots: bool,
+    ) -> Result<(), AppError> {
         if self.closed.load(Relaxed) {
             return Err(AppError::Unavailable("the server is shutting down".into()));
         }
         self.check_lease()?;
         if let Some(ip) = creator {
-            let (unfinished, open) = self.games_of(ip);
-            if unfinished >= self.limits.max_games_per_ip {
+            let games = self.games_of(ip);
+            if games.unfinished >= self.limits.max_games_per_ip {
                 return Err(AppError::rate_limited(
                     "your address has too many unfinished games",
                     Duration::from_secs(60),
                 ));
             }
-            if open >= self.limits.max_open_games_per_ip {
+            if games.open >= self.limits.max_open_games_per_ip {
                 return Err(AppError::rate_limited(
                     "your address has too many games waiting for players",
+                    Duration::from_secs(60),
+                ));
+            }
+            if bots && games.with_bots >= self.limits.max_bot_games_per_ip {
+                return Err(AppError::rate_limited(
+                    &format!(
+                        "your address already plays {} games with bots; finish one first",
+                        games.with_bots
+                    ),
                     Duration::from_secs(60),
                 ));
             }
@@ -294,36 +326,55 @@ impl Registry {
         Ok(())
     }
 
-    /// How many unfinished games `ip` created, and how many of them wait for players
-    /// (forgetting those that ended).
-    fn games_of(&self, ip: IpKey) -> (usize, usize) {
-        let mut creators = self.creators.lock().expect("registry lock");
-        let Some(ids) = creators.get_mut(&ip) else {
-            return (0, 0);
-        };
-        let mut open = 0;
-        ids.retain(|id| match self.status_of(*id) {
-            Some(GameStatus::Open) => {
-                open += 1;
-                true
-            }
-            Some(GameStatus::Live) => true,
-            _ => false,
-        });
-        let unfinished = ids.len();
-        if unfinished == 0 {
-            creators.remove(&ip);
+    /// Whether `ip` may give one more game a bot (the creator's "give to a bot"): refused
+    /// when its unfinished games with bots are at the cap and `game` has none yet.
+    pub fn check_bot_cap(&self, ip: IpKey, game: Uuid) -> Result<(), AppError> {
+        if self.standing_of(game).is_some_and(|(_, bots)| bots) {
+            return Ok(());
         }
-        (unfinished, open)
+        let with_bots = self.games_of(ip).with_bots;
+        if with_bots >= self.limits.max_bot_games_per_ip {
+            return Err(AppError::rate_limited(
+                &format!(
+                    "your address already plays {with_bots} games with bots; finish one first"
+                ),
+                Duration::from_secs(60),
+            ));
+        }
+        Ok(())
     }
 
-    /// Where a loaded game stands: from its actor here, or from its owner's digest.
-    fn status_of(&self, id: Uuid) -> Option<GameStatus> {
+    /// The unfinished games `ip` created (forgetting those that ended).
+    fn games_of(&self, ip: IpKey) -> AddressGames {
+        let mut creators = self.creators.lock().expect("registry lock");
+        let mut games = AddressGames::default();
+        let Some(ids) = creators.get_mut(&ip) else {
+            return games;
+        };
+        ids.retain(|id| match self.standing_of(*id) {
+            Some((status @ (GameStatus::Open | GameStatus::Live), bots)) => {
+                games.unfinished += 1;
+                games.open += usize::from(status == GameStatus::Open);
+                games.with_bots += usize::from(bots);
+                true
+            }
+            _ => false,
+        });
+        if games.unfinished == 0 {
+            creators.remove(&ip);
+        }
+        games
+    }
+
+    /// Where a loaded game stands and whether a bot plays in it: from its actor here, or from
+    /// its owner's digest.
+    fn standing_of(&self, id: Uuid) -> Option<(GameStatus, bool)> {
         if let Some(handle) = self.cached(id) {
-            return Some(handle.presence().status());
+            let presence = handle.presence();
+            return Some((presence.status(), presence.bots()));
         }
         let remote = self.remote.as_ref()?;
-        remote.digests.get(id).map(|d| d.status())
+        remote.digests.get(id).map(|d| (d.status(), d.bots))
     }
 
     fn created_by(&self, ip: Option<IpKey>, id: Uuid) {

@@ -27,6 +27,8 @@ pub struct Digest {
     pub deadline: Option<i64>,
     /// Open, live, finished, cancelled (as stored).
     status: u8,
+    /// Whether a bot plays a living seat.
+    pub bots: bool,
 }
 
 impl Digest {
@@ -46,6 +48,7 @@ impl Digest {
                 GameStatus::Finished => 2,
                 GameStatus::Cancelled => 3,
             },
+            bots: presence.bots(),
         }
     }
 

@@ -18,7 +18,18 @@ impl GameState {
         self.v += 1;
         self.log.push((*kind, at));
         self.tick(kind, at);
+        self.track_bots_alone();
         Ok(effects)
+    }
+
+    /// Notes when every living seat became a bot (and forgets it when a person plays again).
+    fn track_bots_alone(&mut self) {
+        let alone = self.started && !self.is_over() && self.living_humans().is_empty();
+        self.bots_alone_since = if alone {
+            Some(self.bots_alone_since.unwrap_or(self.turn_count()))
+        } else {
+            None
+        };
     }
 
     fn apply_kind(&mut self, kind: &EventKind) -> Result<Vec<Effect>, String> {
@@ -209,7 +220,7 @@ impl GameState {
 
     /// Brings the clock up to the event at `at`.
     fn tick(&mut self, kind: &EventKind, at: i64) {
-        let runner = self.runner();
+        let runner = self.clock_runner();
         let Some(clock) = &mut self.clock else {
             return;
         };

@@ -30,6 +30,7 @@ pub struct Checkpoint {
     started: bool,
     clock: Option<Clock>,
     updated_at: i64,
+    bots_alone_since: Option<u32>,
 }
 
 impl GameState {
@@ -55,6 +56,7 @@ impl GameState {
             started: self.started,
             clock: self.clock,
             updated_at: self.updated_at,
+            bots_alone_since: self.bots_alone_since,
         }
     }
 
@@ -85,6 +87,7 @@ impl GameState {
         self.started = checkpoint.started;
         self.clock = checkpoint.clock;
         self.updated_at = checkpoint.updated_at;
+        self.bots_alone_since = checkpoint.bots_alone_since;
     }
 }
 

@@ -15,7 +15,7 @@ use uuid::Uuid;
 pub use checkpoint::Checkpoint;
 pub use clock::Clock;
 
-use crate::protocol::lifecycle::{BotLevel, Settings, VoteAction};
+use crate::protocol::lifecycle::{BotLevel, ClockSpec, Settings, VoteAction};
 use crate::protocol::{CancelReason, GameStatus, TurnEntry};
 use crate::store::{EventKind, EventRow, GameRow, GameSummaryRow, SeatRow, StoredGame};
 use crate::token::TokenHash;
@@ -160,7 +160,18 @@ pub struct GameState {
     pub vote: Option<Vote>,
     /// The pending takeback request.
     pub takeback: Option<Takeback>,
+    /// The seed of the bots' choices (stored with the game, so a restored game goes on as it
+    /// would have).
+    pub bot_seed: u64,
+    /// Since when (the count of turns that stood then) every living seat is a bot, if it is:
+    /// from then on the game ends after [`BOTS_ALONE_QUIET_TURNS`] quiet turns.
+    pub bots_alone_since: Option<u32>,
 }
+
+/// Once every living seat is a bot in a game without a turn limit, the bots agree to a draw
+/// after this many consecutive turns without a kill or an elimination (R12.4's count, from
+/// that moment on): a table of bots always comes to an end.
+pub const BOTS_ALONE_QUIET_TURNS: u32 = 100;
 
 impl GameState {
     /// A new game from `start`, with no event yet.
@@ -186,7 +197,15 @@ impl GameState {
             clock: None,
             vote: None,
             takeback: None,
+            bot_seed: 0,
+            bots_alone_since: None,
         }
+    }
+
+    /// The same with the seed of its bots' choices.
+    pub fn with_bot_seed(mut self, seed: u64) -> Self {
+        self.bot_seed = seed;
+        self
     }
 
     /// The same with its options and the creator's admin token.
@@ -230,7 +249,8 @@ impl GameState {
             })
             .collect();
         let mut state = GameState::new(row.id, start, seats, row.open, row.created_at)
-            .with_settings(row.settings, row.admin_hash);
+            .with_settings(row.settings, row.admin_hash)
+            .with_bot_seed(row.bot_seed.unwrap_or_else(|| seed_of_id(row.id)));
         state.updated_at = row.summary.updated_at;
         Ok(state)
     }
@@ -252,6 +272,7 @@ impl GameState {
             clock: self.settings.clock.map(Clock::new),
             vote: None,
             takeback: None,
+            bots_alone_since: None,
             seats,
             ..self.clone()
         }
@@ -339,12 +360,63 @@ impl GameState {
         }
     }
 
-    /// Whose clock runs now (the player to move of a live game, unless a bot plays it).
+    /// Whose time can run out now (the player to move of a live game, unless a bot plays it).
     pub fn runner(&self) -> Option<Player> {
         if !self.started || self.is_over() {
             return None;
         }
         self.position().to_move().filter(|p| self.bot(*p).is_none())
+    }
+
+    /// Consecutive turns without a kill or an elimination since every living seat became a
+    /// bot (none while a person plays a living seat).
+    pub fn bots_alone_quiet(&self) -> Option<u32> {
+        let since = self.bots_alone_since?;
+        let turns = self.turn_count().saturating_sub(since);
+        Some(self.position().quiet().min(turns))
+    }
+
+    /// The number of turns that stand (passes included).
+    pub fn turn_count(&self) -> u32 {
+        u32::try_from(self.turn_versions.len()).unwrap_or(u32::MAX)
+    }
+
+    /// How many times the current position (board, control, whose turn) stood since the last
+    /// kill or elimination, this time included: shuffling pieces repeats it.
+    pub fn repetitions(&self) -> usize {
+        let quiet = self.position().quiet() as usize;
+        let key = board_key(self.position());
+        let positions = self.game.positions();
+        positions
+            .iter()
+            .rev()
+            .take(quiet + 1)
+            .filter(|p| board_key(p) == key)
+            .count()
+    }
+
+    /// The most common level among the bots at the table (the stronger on a tie), if any.
+    pub fn table_bot_level(&self) -> Option<Level> {
+        table_level(self.seats.iter().filter_map(|s| s.bot))
+    }
+
+    /// Whose clock runs now: the player to move of a live game, a bot included on a live clock
+    /// (it is charged the time it takes; it never times out), never a bot on a correspondence
+    /// deadline.
+    pub fn clock_runner(&self) -> Option<Player> {
+        if !self.started || self.is_over() {
+            return None;
+        }
+        let live = matches!(self.settings.clock, Some(ClockSpec::Live { .. }));
+        self.position()
+            .to_move()
+            .filter(|p| live || self.bot(*p).is_none())
+    }
+
+    /// The level of a bot that takes a seat when nobody named one: the table's other bots'
+    /// level, else medium.
+    pub fn default_bot_level(&self) -> Level {
+        self.table_bot_level().unwrap_or(Level::Medium)
     }
 
     /// The result, once over.
@@ -365,6 +437,7 @@ impl GameState {
             summary: self.summary(),
             settings: self.settings,
             admin_hash: self.admin_hash,
+            bot_seed: Some(self.bot_seed),
         }
     }
 
@@ -444,6 +517,42 @@ impl GameState {
         }
         false
     }
+}
+
+/// The most common of some bots' levels (the stronger on a tie), if any.
+pub fn table_level(levels: impl IntoIterator<Item = Level>) -> Option<Level> {
+    let mut counts: Vec<(Level, usize)> = Vec::new();
+    for level in levels {
+        match counts.iter_mut().find(|(l, _)| *l == level) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((level, 1)),
+        }
+    }
+    let rank = |l: Level| Level::ALL.iter().position(|x| *x == l);
+    counts
+        .into_iter()
+        .max_by_key(|(l, n)| (*n, rank(*l)))
+        .map(|(l, _)| l)
+}
+
+/// What makes two positions the same for repetitions: all but the turn counters.
+fn board_key(
+    p: &Position,
+) -> (
+    djambi_core::Board,
+    [djambi_core::Controller; 4],
+    Option<Player>,
+    u8,
+    ArmySet,
+) {
+    let control = [Army::Red, Army::Blue, Army::Yellow, Army::Green].map(|a| p.control(a));
+    (*p.board(), control, p.to_move(), p.bonus(), p.passed())
+}
+
+/// The bots' seed of a game stored before seeds were (from its random id).
+pub fn seed_of_id(id: Uuid) -> u64 {
+    let (a, b) = id.as_u64_pair();
+    a ^ b.rotate_left(17)
 }
 
 #[cfg(test)]
