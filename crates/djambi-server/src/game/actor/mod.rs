@@ -111,6 +111,8 @@ impl Actor {
         let (tx, _) = broadcast::channel(ctx.limits.event_buffer.max(16));
         let chat_budget = RateLimiter::direct(ctx.limits.game_chat.quota());
         presence.set_status(state.status());
+        let alive = state.position().alive();
+        presence.set_bots(alive.iter().any(|p| state.bot(p).is_some()));
         let touched = state.updated_at;
         let now = now_ms();
         let (status, v) = (state.status(), state.v);

@@ -187,3 +187,111 @@ fn a_takeback_needs_every_other_person() {
     s.seats[3].bot = Some(djambi_engine::Level::Easy);
     assert_eq!(consequences(&s, &t), [EventKind::TakenBack(Red)]);
 }
+
+/// Plays `n` turns of `s` (the first legal one each time), as their players.
+fn shuffle(s: &mut GameState, n: usize) {
+    let mut buf = Vec::new();
+    for _ in 0..n {
+        let player = s.position().to_move().unwrap();
+        s.position().legal_turns_into(&mut buf);
+        let kind = EventKind::Turn {
+            player,
+            turn: buf[0],
+        };
+        s.apply(&kind, 0).unwrap();
+    }
+}
+
+#[test]
+fn a_table_of_bots_agrees_a_draw_after_100_quiet_turns_from_the_moment_people_left() {
+    // Two chiefs walled in by corpses: nothing can ever be killed.
+    let walled = "6X1Cb/6X2/6XXX/9/9/9/XXX6/2X6/Cr1X6 r rb-- - 0 - 0 1";
+    let mut s = four();
+    s.game =
+        djambi_core::Game::new(Position::from_dpn(walled, djambi_core::Rules::default()).unwrap());
+    let t = all_here();
+    // People shuffle for 30 turns: their quiet turns do not count for the bots' table.
+    shuffle(&mut s, 30);
+    assert_eq!(s.bots_alone_quiet(), None);
+    for player in [Red, Blue] {
+        let kind = EventKind::SeatToBot {
+            player,
+            level: djambi_engine::Level::Easy,
+            reason: BotReason::Vote,
+        };
+        s.apply(&kind, 0).unwrap();
+    }
+    assert_eq!(s.bots_alone_quiet(), Some(0));
+    shuffle(&mut s, 99);
+    assert_eq!(s.bots_alone_quiet(), Some(99));
+    assert!(consequences(&s, &t).is_empty());
+    shuffle(&mut s, 1);
+    let draw = consequences(&s, &t);
+    assert_eq!(
+        draw,
+        [
+            EventKind::DrawOffered(Red),
+            EventKind::DrawAgreed {
+                by: Blue,
+                excused: ArmySet::EMPTY
+            }
+        ]
+    );
+    for kind in &draw {
+        s.apply(kind, 0).unwrap();
+    }
+    assert!(s.is_over());
+    assert_eq!(
+        s.game.outcome(),
+        djambi_core::Outcome::Draw(ArmySet::EMPTY.with(Red).with(Blue))
+    );
+
+    // A person taking a seat back stops the count; bots alone again start it anew.
+    let mut s2 = four();
+    s2.game =
+        djambi_core::Game::new(Position::from_dpn(walled, djambi_core::Rules::default()).unwrap());
+    for player in [Red, Blue] {
+        let kind = EventKind::SeatToBot {
+            player,
+            level: djambi_engine::Level::Easy,
+            reason: BotReason::Vote,
+        };
+        s2.apply(&kind, 0).unwrap();
+    }
+    shuffle(&mut s2, 60);
+    s2.apply(&EventKind::SeatToHuman(Red), 0).unwrap();
+    assert_eq!(s2.bots_alone_quiet(), None);
+    shuffle(&mut s2, 2);
+    let kind = EventKind::SeatToBot {
+        player: Red,
+        level: djambi_engine::Level::Easy,
+        reason: BotReason::Vote,
+    };
+    s2.apply(&kind, 0).unwrap();
+    shuffle(&mut s2, 99);
+    assert!(
+        consequences(&s2, &t).is_empty(),
+        "counted from the last person's leaving"
+    );
+}
+
+#[test]
+fn a_turn_limit_of_the_rules_bounds_a_table_of_bots_itself() {
+    let walled = "6X1Cb/6X2/6XXX/9/9/9/XXX6/2X6/Cr1X6 r rb-- - 0 - 0 1";
+    let rules = djambi_core::Rules {
+        turn_limit: std::num::NonZeroU32::new(150),
+        ..djambi_core::Rules::default()
+    };
+    let mut s = four();
+    s.game = djambi_core::Game::new(Position::from_dpn(walled, rules).unwrap());
+    for seat in &mut s.seats {
+        seat.bot = Some(djambi_engine::Level::Easy);
+    }
+    s.apply(&EventKind::Paused { from: 0, until: 0 }, 0)
+        .unwrap();
+    shuffle(&mut s, 120);
+    assert!(
+        consequences(&s, &all_here()).is_empty(),
+        "R12.4 of the rules governs"
+    );
+}
