@@ -9,7 +9,7 @@ use serde::de::{self, Deserializer};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
-/// A bot level on the wire: `"random"`, `"easy"`, `"medium"` or `"hard"`.
+/// A bot level on the wire: `"random"`, `"beginner"`, `"easy"`, `"medium"` or `"hard"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct BotLevel(pub Level);
 
