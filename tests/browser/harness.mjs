@@ -53,6 +53,9 @@ export async function startServer(o = {}) {
       DATABASE_URL: `sqlite:${join(dir, 'djambi.db')}`,
       DJAMBI_WEB_DIR: join(ROOT, 'web'),
       DJAMBI_PUBLIC_URL: base,
+      // Every test here plays from 127.0.0.1: lift the per-address cap on games with bots
+      // (3 by default) unless a test sets it.
+      DJAMBI_MAX_BOT_GAMES_PER_IP: process.env.DJAMBI_MAX_BOT_GAMES_PER_IP || '1000',
       RUST_LOG: process.env.RUST_LOG || 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
