@@ -21,7 +21,7 @@ server_bin=${DJAMBI_BENCH_SERVER:-target/release/djambi-server}
 # One client address plays every game: lift the per-address budgets (not the frame limits).
 limits=(--max-connections 1000000 --max-connections-per-ip 1000000
   --create-burst 1000000 --create-per-minute 1000000 --max-games-per-ip 1000000
-  --max-open-games-per-ip 1000000 --ws-connect-burst 1000000 --ws-connect-per-minute 1000000
+  --max-open-games-per-ip 1000000 --max-bot-games-per-ip 1000000 --ws-connect-burst 1000000 --ws-connect-per-minute 1000000
   --catchup-burst-kib 1000000 --catchup-kib-per-minute 1000000 --max-live-games 1000000)
 dir=$(mktemp -d)
 trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$dir"' EXIT

@@ -14,6 +14,7 @@
 //! seats and spectators are spread over the nodes and the CPU of every `--server-pid` is
 //! summed (scripts/bench-cluster.sh). It only ever talks to loopback addresses.
 
+mod bots;
 mod player;
 mod server;
 
@@ -64,6 +65,19 @@ struct Args {
     /// there rather than from its metrics.
     #[arg(long)]
     count_db: Option<String>,
+    /// Games of four bots alone running beside the measured games (each slot starts another
+    /// when one ends), to measure people's acks while bots think.
+    #[arg(long, default_value_t = 0)]
+    bot_games: usize,
+    /// The level of those bots.
+    #[arg(long, default_value = "hard")]
+    bot_level: String,
+    /// Their think time, in ms.
+    #[arg(long, default_value_t = 1000)]
+    bot_movetime: u32,
+    /// Spectators on each bot game (0: nobody watches, so bots play without waiting).
+    #[arg(long, default_value_t = 0)]
+    bot_watchers: usize,
 }
 
 #[tokio::main]
@@ -132,6 +146,20 @@ async fn main() {
     let nats_before = args.nats_pid.map(cpu_ticks);
     let started = Instant::now();
     let deadline = started + Duration::from_secs(args.seconds);
+    let bot_counts = Arc::new(bots::BotCounts::default());
+    let bot_task = (args.bot_games > 0).then(|| {
+        let load = bots::BotLoad {
+            games: args.bot_games,
+            level: args.bot_level.clone(),
+            movetime_ms: args.bot_movetime,
+            watchers: args.bot_watchers,
+        };
+        println!(
+            "beside them: {} games of four {} bots ({} ms, {} watchers each)",
+            load.games, load.level, load.movetime_ms, load.watchers
+        );
+        tokio::spawn(bots::run(addr, load, deadline, bot_counts.clone()))
+    });
     // Each slot keeps one game going: when its game ends, it starts the next one, so the
     // load stays at `games` live games until the deadline.
     let mut slots = Vec::new();
@@ -175,6 +203,14 @@ async fn main() {
         slot.await.unwrap();
     }
     let took = started.elapsed();
+    if let Some(task) = bot_task {
+        let _ = task.await;
+        println!(
+            "bot games: {} started, {} finished",
+            bot_counts.started.load(Relaxed),
+            bot_counts.finished.load(Relaxed)
+        );
+    }
     let cpu_after = (!args.server_pid.is_empty()).then(|| cpu(&args.server_pid));
     let nats_after = args.nats_pid.map(cpu_ticks);
     let turns_after = committed_turns(addr, args.count_db.as_deref()).await;

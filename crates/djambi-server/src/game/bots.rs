@@ -1,6 +1,7 @@
 //! The bots' thinking: a fixed pool of OS threads, one engine each (its transposition table
-//! kept between moves), never more of them than the machine's cores minus one — so a thinking
-//! bot never takes the core that answers the players, and never delays another game's acks.
+//! kept between moves), never more of them than the machine's cores minus one, each at the
+//! lowest scheduling priority — so a thinking bot never takes the core that answers the
+//! players, and never delays another game's acks.
 //! The async side sends a job and awaits its answer; the move then goes through the game's
 //! actor like anyone's.
 
@@ -105,6 +106,13 @@ impl BotPool {
 }
 
 fn work(rx: &Mutex<std_mpsc::Receiver<Job>>, tt_bytes: usize, seed: u64) {
+    // The lowest priority (nice 19 on Linux): a thread answering people always runs first,
+    // whatever the bots think about.
+    if let Err(e) =
+        thread_priority::set_current_thread_priority(thread_priority::ThreadPriority::Min)
+    {
+        tracing::warn!(error = ?e, "could not lower a bot thread's priority");
+    }
     // The table is allocated on the first job, so an idle server does not hold it.
     let mut engine: Option<Engine> = None;
     loop {

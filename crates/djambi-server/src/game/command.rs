@@ -5,7 +5,7 @@
 use djambi_core::{ArmySet, IllegalKind, Player};
 
 use super::Role;
-use super::state::{BOTS_ALONE_QUIET_TURNS, GameState};
+use super::state::{BOTS_ALONE_QUIET_TURNS, GameState, HOUSE_QUIET_TURNS};
 use crate::protocol::lifecycle::{BotReason, ClockSpec, VoteAction};
 use crate::protocol::{ErrorCode, GameStatus};
 use crate::store::EventKind;
@@ -329,11 +329,13 @@ pub fn consequences(state: &GameState, table: &Table) -> Vec<EventKind> {
         return vec![EventKind::Started];
     }
     if state.rules().turn_limit.is_none()
-        && state
+        && (state
             .bots_alone_quiet()
             .is_some_and(|quiet| quiet >= BOTS_ALONE_QUIET_TURNS)
+            || (state.started && state.position().quiet() >= HOUSE_QUIET_TURNS))
     {
-        // Bots alone at the table: R12.4's count, from the moment the last person left.
+        // Bots alone at the table: R12.4's count, from the moment the last person left; and
+        // the house's ceiling for every game.
         return agreed_draw(state);
     }
     if let Some(vote) = state.vote {

@@ -295,3 +295,21 @@ fn a_turn_limit_of_the_rules_bounds_a_table_of_bots_itself() {
         "R12.4 of the rules governs"
     );
 }
+
+#[test]
+fn a_game_of_people_is_drawn_after_500_quiet_turns() {
+    let walled = "6X1Cb/6X2/6XXX/9/9/9/XXX6/2X6/Cr1X6 r rb-- - 0 - 0 1";
+    let mut s = four();
+    s.game =
+        djambi_core::Game::new(Position::from_dpn(walled, djambi_core::Rules::default()).unwrap());
+    let t = all_here();
+    shuffle(&mut s, 499);
+    assert!(consequences(&s, &t).is_empty());
+    shuffle(&mut s, 1);
+    let draw = consequences(&s, &t);
+    assert_eq!(draw.len(), 2, "{draw:?}");
+    for kind in &draw {
+        s.apply(kind, 0).unwrap();
+    }
+    assert!(s.is_over());
+}

@@ -168,6 +168,11 @@ pub struct GameState {
     pub bots_alone_since: Option<u32>,
 }
 
+/// Any game without a turn limit, people's too, is drawn (agreed) after this many
+/// consecutive turns without a kill or an elimination: no game grows without bound (kills are
+/// finite, so neither does a game's log).
+pub const HOUSE_QUIET_TURNS: u32 = 500;
+
 /// Once every living seat is a bot in a game without a turn limit, the bots agree to a draw
 /// after this many consecutive turns without a kill or an elimination (R12.4's count, from
 /// that moment on): a table of bots always comes to an end.
