@@ -5,7 +5,8 @@ import { h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { claimSeat, forgetSeat, getGame, saveSeat } from './protocol.js';
 import { armySwatch } from './pieces.js';
-import { errorText } from './errors.js';
+import { errorText, fieldError } from './errors.js';
+import { clearInvalid, markInvalid } from './invalid.js';
 import { rememberName, savedName } from './prefs.js';
 
 /**
@@ -45,7 +46,11 @@ export function openInvite(main, id, invite, held, done) {
  * @param {(seat: {player: string, token: string} | null) => void} done
  */
 function showClaim(main, id, seat, preset, done) {
-  const input = h('input', { type: 'text', id: 'claim-name', maxlength: '32', required: true, value: savedName() || preset, autocomplete: 'nickname' });
+  const input = h('input', {
+    type: 'text', id: 'claim-name', maxlength: '32', required: true, value: savedName() || preset, autocomplete: 'nickname',
+    oninput: () => clearInvalid(input),
+  });
+  const label = h('label', { class: 'field' }, h('span', { text: t('claim.name') }), input);
   const form = h('form', {
     class: 'card claim', 'aria-labelledby': 'claim-title',
     onsubmit: async (/** @type {Event} */ e) => {
@@ -69,6 +74,13 @@ function showClaim(main, id, seat, preset, done) {
           showTaken(main, seat, taken && taken.name ? taken.name : '', done);
           return;
         }
+        const reason = fieldError(err);
+        if (code === 'bad_request' && reason.field === 'name' && reason.text) {
+          // The name refused (reserved, taken at this table): say why under it.
+          markInvalid(input, reason.text, label);
+          input.focus();
+          return;
+        }
         toast(errorText(err), 'error');
         if (code === 'bad_token' || code === 'not_found') {
           forgetSeat(id);
@@ -83,7 +95,7 @@ function showClaim(main, id, seat, preset, done) {
   },
   h('h1', { id: 'claim-title' }, armySwatch(seat.player, 24), h('span', { text: t('claim.title', { player: t(`player.${seat.player}`) }) })),
   h('p', { text: t('claim.body') }),
-  h('label', { class: 'field' }, h('span', { text: t('claim.name') }), input),
+  label,
   h('button', { type: 'submit', class: 'btn btn-primary btn-wide', text: t('claim.take') }));
   main.prepend(form);
   input.focus();

@@ -6,6 +6,8 @@ import { h, replace, toast } from './dom.js';
 import { language, t } from './i18n.js';
 import { armySwatch } from './pieces.js';
 import { keepFocus } from './focus.js';
+import { fieldError } from './errors.js';
+import { clearInvalid, markInvalid } from './invalid.js';
 import { ARMIES } from './dpn.js';
 import {
   BOT_LEVELS, LIVE_PRESETS, MOVETIME_PRESETS, PER_TURN_PRESETS, SERVER_MOVETIME_MS,
@@ -39,16 +41,48 @@ export function perTurnLabel(s) {
 }
 
 /**
+ * The form control (by its `name`) that a field of the request body is about, if the form has
+ * one: `names.r` is the name of Red, `clock.per_turn_s` the deadline per turn.
+ * @param {string} field  the path the server named
+ * @param {string} time  the form's time control
+ * @returns {string | null}
+ */
+export function controlOf(field, time) {
+  const [head, tail] = field.split('.');
+  if (head === 'names' && tail) return `name-${tail}`;
+  if (head === 'bots' && tail) return `seat-${tail}`;
+  if (head === 'clock') return tail === 'per_turn_s' || (!tail && time === 'correspondence') ? 'per_turn' : 'live';
+  if (head === 'bot_movetime_ms') return 'bot_movetime';
+  if (head === 'turn_limit' || (head === 'rules' && tail === 'turn_limit')) return 'turn_limit';
+  if (head === 'hostage' || head === 'on_timeout') return head;
+  return null;
+}
+
+/**
  * The create form.
  * @param {{onSubmit: (body: Record<string, any>) => Promise<void>}} o  called with the body; the
  *   form shows itself busy until it settles
- * @returns {{el: HTMLElement, relabel: () => void}}
+ * @returns {{el: HTMLElement, relabel: () => void, showError: (e: any) => boolean}}
  */
 export function createForm({ onSubmit }) {
   const form = defaultOptions();
   let busy = false;
   let rulesOpen = false;
   const el = h('section', { class: 'card create', 'aria-labelledby': 'create-title' });
+  /** What the server said of a field (by control name), shown until the field changes. */
+  /** @type {Record<string, string>} */
+  const invalid = {};
+  // Capture: the field's own handler may redraw the form, which must not bring the note back.
+  for (const type of ['input', 'change']) {
+    el.addEventListener(type, (e) => {
+      const control = /** @type {HTMLElement} */ (e.target);
+      const name = control.getAttribute && control.getAttribute('name');
+      if (name && name in invalid) {
+        delete invalid[name];
+        clearInvalid(control);
+      }
+    }, true);
+  }
 
   /** Redraws the form, keeping the focus on the field that had it. */
   function render() {
@@ -58,6 +92,32 @@ export function createForm({ onSubmit }) {
         playersField(), seatsField(), botFields(), timeField(), rulesField(),
         checkbox('open', t('lobby.open'), t('lobby.open_help')),
         h('button', { type: 'submit', class: 'btn btn-primary btn-wide', disabled: busy, text: busy ? t('lobby.creating') : t('lobby.create') }))));
+    markFields();
+  }
+
+  /** Shows the server's reasons next to their fields (the form is drawn anew each time). */
+  function markFields() {
+    for (const [name, text] of Object.entries(invalid)) {
+      const control = /** @type {HTMLElement | null} */ (el.querySelector(`[name="${name}"]`));
+      if (!control) continue;
+      markInvalid(control, text, /** @type {HTMLElement} */ (control.closest('.name-row, .field') || control));
+    }
+  }
+
+  /**
+   * A refused creation: its reason next to the field it names, and that field focused. False
+   * when the reason names no field of the form (the caller says it otherwise).
+   * @param {any} e
+   */
+  function showError(e) {
+    const { field, text } = fieldError(e);
+    const name = field && text ? controlOf(field, form.time) : null;
+    const control = name ? /** @type {HTMLElement | null} */ (el.querySelector(`[name="${name}"]`)) : null;
+    if (!name || !control) return false;
+    invalid[name] = text;
+    markFields();
+    control.focus();
+    return true;
   }
 
   /** @param {string} name @param {string} value @param {(v: string) => void} set @param {...HTMLOptionElement} options */
@@ -196,6 +256,7 @@ export function createForm({ onSubmit }) {
       return;
     }
     busy = true;
+    for (const name of Object.keys(invalid)) delete invalid[name];
     render();
     try {
       await onSubmit(made.body);
@@ -206,5 +267,5 @@ export function createForm({ onSubmit }) {
   }
 
   render();
-  return { el, relabel: render };
+  return { el, relabel: render, showError };
 }

@@ -107,7 +107,7 @@ export function mount(main) {
       toast(t('lobby.created_toast'), 'ok');
       showManage(created.id);
     } catch (e) {
-      toast(errorText(e), 'error');
+      if (!form.showError(e)) toast(errorText(e), 'error');
     } finally {
       yours.refresh();
       lists.refresh();
