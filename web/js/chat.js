@@ -1,5 +1,7 @@
-// The chat panel: public messages for everyone at the table, and whispers between two players.
-// Every message is shown with textContent only.
+// The chat panel: public messages for everyone at the table, and whispers between two players
+// (bots are not whispered to). Every message is shown with textContent only. Messages that come
+// while the panel is out of sight (another tab, scrolled away, the list not at its end, the
+// browser tab hidden) are counted unread until it is read.
 
 import { h, replace, toast } from './dom.js';
 import { t } from './i18n.js';
@@ -13,16 +15,45 @@ export class ChatPanel {
    * @param {() => string | null} o.me          the viewer's seat, null for a spectator
    * @param {() => any[]} o.seats               the game's seats
    * @param {(text: string, to: string | null) => Promise<any>} o.onSend
+   * @param {() => boolean} [o.shown]          whether the panel is shown (its tab chosen)
+   * @param {(n: number) => void} [o.onUnread]  told the unread count when it changes
    */
   constructor(o) {
     this.o = o;
+    this.unread = 0;
+    this.badge = h('span', { class: 'badge unread-badge', hidden: true });
     /** @type {any[]} */
     this.messages = [];
     this.online = true;
     this.to = '';
     this.list = h('ol', { class: 'chat-list', 'aria-live': 'polite', 'aria-relevant': 'additions' });
     this.element = h('section', { class: 'panel chat', 'aria-labelledby': 'chat-title' });
+    this.list.addEventListener('scroll', () => this.seen());
+    document.addEventListener('visibilitychange', () => this.seen());
+    if ('IntersectionObserver' in window) new IntersectionObserver(() => this.seen(), { threshold: 0.5 }).observe(this.list);
     this.render();
+  }
+
+  /** Whether the person can be reading the latest messages now. */
+  reading() {
+    if (document.hidden || !this.element.isConnected || (this.o.shown && !this.o.shown())) return false;
+    const r = this.list.getBoundingClientRect();
+    if (r.height === 0 || r.bottom < 40 || r.top > window.innerHeight - 40) return false;
+    return this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 40;
+  }
+
+  /** The panel came into sight (a tab chosen, scrolled to): what is there is read. */
+  seen() {
+    if (this.unread && this.reading()) this.setUnread(0);
+  }
+
+  /** @param {number} n */
+  setUnread(n) {
+    this.unread = n;
+    this.badge.hidden = !n;
+    this.badge.textContent = String(n);
+    this.badge.setAttribute('aria-label', t('chat.unread', { n }));
+    if (this.o.onUnread) this.o.onUnread(n);
   }
 
   /** @param {any[]} msgs */
@@ -49,7 +80,10 @@ export class ChatPanel {
 
   /** @param {any} m */
   add(m) {
-    if (this.insert(m)) this.drawList();
+    if (!this.insert(m)) return;
+    this.drawList();
+    const mine = m.from && m.from === this.o.me();
+    if (!mine && !this.reading()) this.setUnread(this.unread + 1);
   }
 
   /** @param {boolean} online */
@@ -89,7 +123,9 @@ export class ChatPanel {
 
   render() {
     const me = this.o.me();
-    const others = this.o.seats().filter((s) => s.player !== me);
+    // Bots do not read: no whispers to their seats.
+    const others = this.o.seats().filter((s) => s.player !== me && !s.bot);
+    if (this.to && !others.some((s) => s.player === this.to)) this.to = '';
     const input = h('input', {
       type: 'text', name: 'chat', maxlength: String(MAX_LEN), autocomplete: 'off',
       placeholder: me ? t('chat.placeholder') : t('chat.spectator'),
@@ -121,7 +157,7 @@ export class ChatPanel {
     }, select, input, h('button', { type: 'submit', class: 'btn btn-small btn-primary', disabled: !this.online, text: t('chat.send') }));
     if (!select) form.classList.add('no-select');
     replace(this.element,
-      h('h2', { id: 'chat-title', class: 'panel-title', text: t('chat.title') }),
+      h('h2', { id: 'chat-title', class: 'panel-title' }, h('span', { text: t('chat.title') }), ' ', this.badge),
       this.list,
       form);
     this.drawList();

@@ -24,6 +24,7 @@ import { ClockTicker, durationText, seatClock } from './game/clocks.js';
 import { chime, notifyIfHidden, unlockAudioOnGesture } from './game/alerts.js';
 import { awayFor, botLevel, voteTarget } from './game/table.js';
 import { RecapView } from './game/recapview.js';
+import { SideTabs } from './game/sidetabs.js';
 
 /** Events after which the position (and so the turn being entered) is new. */
 const NEW_POSITION = ['turn', 'resign', 'draw_agreed', 'started', 'seat_to_bot', 'seat_to_human', 'taken_back', 'paused'];
@@ -104,6 +105,7 @@ export function mount(main, { id }) {
     recap: () => recap.view(),
     skipRecap: () => recap.skip(),
   });
+  /** @type {ChatPanel} */
   const chat = new ChatPanel({
     me,
     seats: () => (game ? game.seats : []),
@@ -116,11 +118,15 @@ export function mount(main, { id }) {
         throw new Error(errorText(e));
       }
     },
+    shown: () => /** @type {boolean} */ (tabs.chatShown()),
+    onUnread: (/** @type {number} */ n) => { tabs.setUnread(n); renderHead(); },
   });
+  /** @type {SideTabs} */
+  const tabs = new SideTabs({ turns: historyBox, chat: chat.element, onShow: () => chat.seen() });
   root.append(head,
     h('div', { class: 'game-layout' },
       h('div', { class: 'board-col' }, banner, boardFrame, prompt, recap.list, live, recap.log),
-      h('div', { class: 'side-col' }, players, actions, historyBox, chat.element)));
+      h('div', { class: 'side-col' }, players, actions, tabs.element, historyBox, chat.element)));
   main.append(root);
   const ticker = new ClockTicker(root, () => game, () => offset, onSecond);
   unlockAudioOnGesture();
@@ -171,6 +177,8 @@ export function mount(main, { id }) {
         applyEvent(game, msg.v, ev);
         if (NEW_POSITION.includes(ev.kind)) entry.reset();
         if (ev.kind === 'timeout' || ev.kind === 'paused') toast(narrate(t, ev));
+        // Bots are not whispered to: the chat's recipients follow who plays each seat.
+        if (ev.kind === 'seat_to_bot' || ev.kind === 'seat_to_human') chat.render();
         // The end of the game is news: its result is brought into view once it is shown.
         if (!wasOver && game.result) scrollToResult = true;
         // Our own turn is drawn at once; the others' have their moment, one after another.
@@ -341,6 +349,7 @@ export function mount(main, { id }) {
       return;
     }
     for (const panel of [actions, historyBox, chat.element]) panel.hidden = !game;
+    tabs.element.classList.toggle('tab-hidden', !game);
     renderHead();
     renderBanner();
     entry.renderBoard(animate);
@@ -367,7 +376,8 @@ export function mount(main, { id }) {
           : h('span', { text: game ? t('game.spectating') : '' })),
       h('span', { class: ['conn-badge', `conn-${status}`], role: 'status', title: statusText },
         h('span', { class: 'dot', 'aria-hidden': 'true' }), statusText));
-    const prefix = myTurn() ? `● ${t('game.your_turn')} — ` : '';
+    const unread = chat.unread ? t('chat.unread_title', { n: chat.unread }) : '';
+    const prefix = unread + (myTurn() ? `● ${t('game.your_turn')} — ` : '');
     document.title = `${prefix}${t('game.title')} — Djambi Online`;
   }
 
@@ -453,6 +463,7 @@ export function mount(main, { id }) {
       board.svg.setAttribute('aria-label', t('game.board'));
       actions.setAttribute('aria-label', t('game.actions'));
       chat.render();
+      tabs.relabel();
       recap.relabel();
       renderAll();
     },
