@@ -77,7 +77,10 @@ export function mount(main, { id }) {
   const board = new BoardView({
     onSquare: (sq, how) => entry.click(sq, how.keyboard),
     onBack: () => entry.back(),
-    onCursor: (sq) => { live.textContent = describeSquare(sq, board.board[sq]) + entry.optionNote(sq); },
+    onCursor: (sq) => {
+      live.textContent = describeSquare(sq, board.board[sq]) + entry.optionNote(sq);
+      entry.cursorMoved(sq);
+    },
     describe: describeSquare,
     label: t('game.board'),
   });

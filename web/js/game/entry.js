@@ -85,6 +85,17 @@ export class TurnEntry {
     this.renderPrompt();
   }
 
+  /**
+   * The keyboard cursor moved: a square's description shown in the prompt follows it (it would
+   * otherwise go on describing a square the cursor has left).
+   * @param {string} sq
+   */
+  cursorMoved(sq) {
+    if (!this.info) return;
+    this.info = describeSquare(sq, this.c.board.board[sq]);
+    this.renderPrompt();
+  }
+
   /** Escape, Backspace or the button: one step back. */
   back() {
     if (this.c.viewing() !== null) {
