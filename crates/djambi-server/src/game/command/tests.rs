@@ -188,6 +188,28 @@ fn a_takeback_needs_every_other_person() {
     assert_eq!(consequences(&s, &t), [EventKind::TakenBack(Red)]);
 }
 
+/// Two chiefs walled in by corpses: nothing can ever be killed.
+const WALLED: &str = "6X1Cb/6X2/6XXX/9/9/9/XXX6/2X6/Cr1X6 r rb-- - 0 - 0 1";
+
+/// A started game of people from [`WALLED`] under `rules`.
+fn walled(rules: djambi_core::Rules) -> GameState {
+    let mut s = four();
+    s.game = djambi_core::Game::new(Position::from_dpn(WALLED, rules).unwrap());
+    s
+}
+
+/// Hands `players`' seats to easy bots, as a vote would.
+fn to_bots(s: &mut GameState, players: &[Player]) {
+    for &player in players {
+        let kind = EventKind::SeatToBot {
+            player,
+            level: djambi_engine::Level::Easy,
+            reason: BotReason::Vote,
+        };
+        s.apply(&kind, 0).unwrap();
+    }
+}
+
 /// Plays `n` turns of `s` (the first legal one each time), as their players.
 fn shuffle(s: &mut GameState, n: usize) {
     let mut buf = Vec::new();
@@ -204,23 +226,12 @@ fn shuffle(s: &mut GameState, n: usize) {
 
 #[test]
 fn a_table_of_bots_agrees_a_draw_after_100_quiet_turns_from_the_moment_people_left() {
-    // Two chiefs walled in by corpses: nothing can ever be killed.
-    let walled = "6X1Cb/6X2/6XXX/9/9/9/XXX6/2X6/Cr1X6 r rb-- - 0 - 0 1";
-    let mut s = four();
-    s.game =
-        djambi_core::Game::new(Position::from_dpn(walled, djambi_core::Rules::default()).unwrap());
+    let mut s = walled(djambi_core::Rules::default());
     let t = all_here();
     // People shuffle for 30 turns: their quiet turns do not count for the bots' table.
     shuffle(&mut s, 30);
     assert_eq!(s.bots_alone_quiet(), None);
-    for player in [Red, Blue] {
-        let kind = EventKind::SeatToBot {
-            player,
-            level: djambi_engine::Level::Easy,
-            reason: BotReason::Vote,
-        };
-        s.apply(&kind, 0).unwrap();
-    }
+    to_bots(&mut s, &[Red, Blue]);
     assert_eq!(s.bots_alone_quiet(), Some(0));
     shuffle(&mut s, 99);
     assert_eq!(s.bots_alone_quiet(), Some(99));
@@ -247,27 +258,13 @@ fn a_table_of_bots_agrees_a_draw_after_100_quiet_turns_from_the_moment_people_le
     );
 
     // A person taking a seat back stops the count; bots alone again start it anew.
-    let mut s2 = four();
-    s2.game =
-        djambi_core::Game::new(Position::from_dpn(walled, djambi_core::Rules::default()).unwrap());
-    for player in [Red, Blue] {
-        let kind = EventKind::SeatToBot {
-            player,
-            level: djambi_engine::Level::Easy,
-            reason: BotReason::Vote,
-        };
-        s2.apply(&kind, 0).unwrap();
-    }
+    let mut s2 = walled(djambi_core::Rules::default());
+    to_bots(&mut s2, &[Red, Blue]);
     shuffle(&mut s2, 60);
     s2.apply(&EventKind::SeatToHuman(Red), 0).unwrap();
     assert_eq!(s2.bots_alone_quiet(), None);
     shuffle(&mut s2, 2);
-    let kind = EventKind::SeatToBot {
-        player: Red,
-        level: djambi_engine::Level::Easy,
-        reason: BotReason::Vote,
-    };
-    s2.apply(&kind, 0).unwrap();
+    to_bots(&mut s2, &[Red]);
     shuffle(&mut s2, 99);
     assert!(
         consequences(&s2, &t).is_empty(),
@@ -277,13 +274,11 @@ fn a_table_of_bots_agrees_a_draw_after_100_quiet_turns_from_the_moment_people_le
 
 #[test]
 fn a_turn_limit_of_the_rules_bounds_a_table_of_bots_itself() {
-    let walled = "6X1Cb/6X2/6XXX/9/9/9/XXX6/2X6/Cr1X6 r rb-- - 0 - 0 1";
     let rules = djambi_core::Rules {
         turn_limit: std::num::NonZeroU32::new(150),
         ..djambi_core::Rules::default()
     };
-    let mut s = four();
-    s.game = djambi_core::Game::new(Position::from_dpn(walled, rules).unwrap());
+    let mut s = walled(rules);
     for seat in &mut s.seats {
         seat.bot = Some(djambi_engine::Level::Easy);
     }
@@ -298,10 +293,7 @@ fn a_turn_limit_of_the_rules_bounds_a_table_of_bots_itself() {
 
 #[test]
 fn a_game_of_people_is_drawn_after_500_quiet_turns() {
-    let walled = "6X1Cb/6X2/6XXX/9/9/9/XXX6/2X6/Cr1X6 r rb-- - 0 - 0 1";
-    let mut s = four();
-    s.game =
-        djambi_core::Game::new(Position::from_dpn(walled, djambi_core::Rules::default()).unwrap());
+    let mut s = walled(djambi_core::Rules::default());
     let t = all_here();
     shuffle(&mut s, 499);
     assert!(consequences(&s, &t).is_empty());
