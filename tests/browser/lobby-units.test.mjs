@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
-import { MOVETIME_PRESETS, botGameBody, createBody, defaultOnTimeout, defaultOptions, formatDuration, seatsOf } from '../../web/js/gameopts.js';
+import { MOVETIME_PRESETS, botGameBody, createBody, defaultOnTimeout, defaultOptions, seatsOf } from '../../web/js/gameopts.js';
+import { timeLeftText } from '../../web/js/duration.js';
 import { isLoopbackHost, linkWarning } from '../../web/js/linkhost.js';
 import { isYourTurn, sortYourGames } from '../../web/js/yourgames.js';
 import { qrModules } from '../../web/js/qr.js';
@@ -120,13 +121,23 @@ test('your games: the games waiting for you first, then live, open, finished, ca
   assert.ok(!isYourTurn(g('w', 'live', 'r', ''), null), 'a creator without a seat has no turn');
 });
 
-test('your games: time left reads like a clock, then in days and hours', () => {
-  assert.equal(formatDuration(0, en), '0:00');
-  assert.equal(formatDuration(-5000, en), '0:00');
-  assert.equal(formatDuration(599_001, en), '10:00');
-  assert.equal(formatDuration(65_000, en), '1:05');
-  assert.equal(formatDuration(2 * 3600_000 + 4 * 60_000 + 5000, en), '2:04:05');
-  assert.equal(formatDuration(3 * 86_400_000 + 5 * 3600_000, en), '3 d 5 h');
+test('time left: a clock under an hour, hours and minutes under a day, then days and hours — in each language', () => {
+  assert.equal(timeLeftText(0, en), '0:00');
+  assert.equal(timeLeftText(-5000, en), '0:00');
+  assert.equal(timeLeftText(599_001, en), '10:00');
+  assert.equal(timeLeftText(65_000, en), '1:05');
+  assert.equal(timeLeftText(3599_000, en), '59:59');
+  assert.equal(timeLeftText(3600_000, en), '1 h');
+  assert.equal(timeLeftText(2 * 3600_000 + 4 * 60_000 + 5000, en), '2 h 4 min');
+  assert.equal(timeLeftText(86_398_000, en), '23 h 59 min');
+  assert.equal(timeLeftText(86_400_000, en), '1 d');
+  assert.equal(timeLeftText(3 * 86_400_000 + 5 * 3600_000, en), '3 d 5 h');
+  for (const lang of ['fr', 'it']) {
+    const tr = makeTranslator(JSON.parse(readFileSync(join(here, '..', '..', 'web', 'i18n', `${lang}.json`), 'utf8')));
+    assert.match(timeLeftText(86_398_000, tr), /^23 h 59 min$/);
+    assert.match(timeLeftText(3 * 86_400_000 + 5 * 3600_000, tr), /^3 \S+ 5 h$/);
+    assert.equal(timeLeftText(65_000, tr), '1:05');
+  }
 });
 
 test('qr: an invite link gives a standard code (finder patterns in three corners)', () => {

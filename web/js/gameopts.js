@@ -192,18 +192,3 @@ export function createBody(o) {
 export function botGameBody(name, level) {
   return { players: 4, names: { r: name }, bots: { b: level, y: level, g: level } };
 }
-
-/**
- * A time left as a clock shows it: "4:05" under an hour, "2:04:05" under a day, then days and
- * hours through `t` ("yourgames.days_hours").
- * @param {number} ms
- * @param {(key: string, params?: Record<string, string | number>) => string} t
- * @returns {string}
- */
-export function formatDuration(ms, t) {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  const pad = (/** @type {number} */ n) => String(n).padStart(2, '0');
-  if (s < 3600) return `${Math.floor(s / 60)}:${pad(s % 60)}`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
-  return t('yourgames.days_hours', { d: Math.floor(s / 86_400), h: Math.floor(s / 3600) % 24 });
-}

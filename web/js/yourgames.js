@@ -8,7 +8,7 @@ import { t } from './i18n.js';
 import { forgetGame, listGamesByIds, loadAdmin, loadSeat, storedGameIds } from './protocol.js';
 import { armySwatch } from './pieces.js';
 import { errorText } from './errors.js';
-import { formatDuration } from './gameopts.js';
+import { timeLeftText } from './duration.js';
 
 /** How often the list is fetched again while the page is visible. */
 export const REFRESH_MS = 30_000;
@@ -119,7 +119,7 @@ export function yourGamesCard({ onManage }) {
   function tick() {
     for (const span of el.querySelectorAll('.time-left')) {
       const deadline = Number(/** @type {HTMLElement} */ (span).dataset.deadline);
-      span.textContent = t('yourgames.time_left', { time: formatDuration(deadline - Date.now(), t) });
+      span.textContent = t('clock.left', { time: timeLeftText(deadline - Date.now(), t) });
     }
   }
 

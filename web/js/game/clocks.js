@@ -4,6 +4,7 @@
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
+import { timeLeftText } from '../duration.js';
 import { deadlineLeft, durationParts, formatClock, liveTimes } from './table.js';
 
 /** Below this, a running live clock is shown as low on time. */
@@ -100,7 +101,7 @@ export class ClockTicker {
     }
     for (const el of this.root.querySelectorAll('.deadline')) {
       const left = over ? null : deadlineLeft(g.clock, now);
-      el.textContent = left === null ? '' : t('clock.left', { time: durationText(left) });
+      el.textContent = left === null ? '' : t('clock.left', { time: timeLeftText(left, t) });
       el.classList.toggle('low', left !== null && left < 60 * 60_000);
     }
     const second = Math.floor(Date.now() / 1000);
