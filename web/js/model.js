@@ -322,3 +322,19 @@ export function rulerOf(g) {
     return null;
   }
 }
+
+/**
+ * The game as it stood at a position of its history, for the panels that describe it: who is
+ * still in, who rules, who controls which army are read from that position's DPN; the result
+ * and the ranking only at the last position (the replay's start is not the game's end).
+ * @param {any} g  the game as it is now
+ * @param {string} dpn  the position shown
+ * @param {boolean} last  whether it is the game's latest position
+ */
+export function gameAt(g, dpn, last) {
+  if (last) return g;
+  const at = { ...g, dpn, ruler: undefined, control: undefined, result: null, ranking: [], draw_offer: null };
+  at.seats = g.seats.map((/** @type {any} */ s) => ({ ...s }));
+  syncSeats(at);
+  return at;
+}

@@ -6,7 +6,7 @@ import { t } from './i18n.js';
 import { GameSocket, getGame, loadHistory, recordUrl } from './protocol.js';
 import { BoardView } from './board.js';
 import { parseDpn, ARMIES } from './dpn.js';
-import { addHistory, applyEvent, normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';
+import { addHistory, applyEvent, gameAt, normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';
 import { narrate } from './narrate.js';
 import { historyList, scrollToCurrent } from './turns.js';
 import { describeSquare, orphanedArmies, hostageArmy, playersPanel, gameOverCard } from './panels.js';
@@ -176,9 +176,13 @@ export function mount(main, { id }) {
       return;
     }
     const list = historyList({ events: game.events, selected: steps[cur], live: false, onSelect: (i) => go(steps.indexOf(i)) });
+    // The players as they stood at the position shown, not as the game ended.
+    const idx = steps[cur];
+    const ev = idx >= 0 ? game.events[idx] : null;
+    const shown = gameAt(game, ev ? ev.dpn : game.start, cur === steps.length - 1);
     replace(side,
-      game.result ? gameOverCard(game, null, []) : null,
-      playersPanel(game, null),
+      shown.result ? gameOverCard(shown, null, []) : null,
+      playersPanel(shown, null),
       h('section', { class: 'panel history-panel', 'aria-labelledby': 'history-title' },
         h('div', { class: 'panel-head' }, h('h2', { id: 'history-title', class: 'panel-title', text: t('game.turns') })),
         h('div', { class: 'history-scroll' }, list)));
