@@ -192,6 +192,8 @@ test('four players and a spectator play a game through the UI', { timeout: 240_0
     }
     if (i === 4) {
       // ---- chat: a public message reaches everyone; a whisper only its recipient ----
+      // On a phone the chat is a tab beside the turn list.
+      for (const page of all()) if (await page.locator('.side-tabs').isVisible()) await page.click('#chat-tab');
       await red.fill('.chat-form input[name=chat]', 'Good luck, everyone');
       await red.press('.chat-form input[name=chat]', 'Enter');
       for (const page of all()) await page.locator('.chat-msg', { hasText: 'Good luck, everyone' }).waitFor();
@@ -206,6 +208,7 @@ test('four players and a spectator play a game through the UI', { timeout: 240_0
       for (const page of [pages.r, pages.g, spec]) {
         assert.equal(await page.locator('.chat-msg', { hasText: 'Let us team up' }).count(), 0, 'the whisper stays private');
       }
+      for (const page of all()) if (await page.locator('.side-tabs').isVisible()) await page.click('#turns-tab');
     }
     if (i === 5) {
       // ---- a network drop: Yellow's page goes offline, Yellow's turn comes, it catches up ----
