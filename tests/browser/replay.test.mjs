@@ -49,8 +49,8 @@ test('replay at 1280x900: controls in view, distinct icons, the players at the p
   const box = await page.locator('.replay-controls').boundingBox();
   assert.ok(box && box.y >= 0 && box.y + box.height <= 900, `the controls in view: ${JSON.stringify(box)}`);
   // Play and the step forward look different and say what they do.
-  const play = page.getByRole('button', { name: 'Play' });
-  const next = page.getByRole('button', { name: 'Next turn' });
+  const play = page.getByRole('button', { name: 'Play', exact: true });
+  const next = page.getByRole('button', { name: 'Next turn', exact: true });
   assert.equal(await play.count(), 1);
   assert.equal(await next.count(), 1);
   const d = async (/** @type {import('playwright-core').Locator} */ b) => b.locator('path').getAttribute('d');
