@@ -5,9 +5,7 @@
 # --- build --------------------------------------------------------------------------------------
 FROM rust:1-bookworm AS build
 WORKDIR /src
-# No debug info in the image's binary (the workspace's release profile keeps some for profiling).
-ENV CARGO_PROFILE_RELEASE_DEBUG=0 \
-    CARGO_TERM_COLOR=never
+ENV CARGO_TERM_COLOR=never
 
 # 1. The dependencies alone, from the manifests and stub sources: this layer is reused until
 #    Cargo.toml or Cargo.lock change, so editing the code does not rebuild every crate.

@@ -28,6 +28,12 @@ fn main() -> ExitCode {
             let _ = out.flush();
             return ExitCode::SUCCESS;
         }
+        // No subcommand at all: someone trying the command out; the whole help, still exit 2
+        // (NOTATION §5: a missing subcommand is a usage error).
+        None => {
+            eprintln!("{}", args::HELP);
+            return ExitCode::from(commands::Exit::Usage as u8);
+        }
         Some("--version" | "-V") => {
             let _ = writeln!(out, "djambi {}", env!("CARGO_PKG_VERSION"));
             let _ = out.flush();

@@ -392,3 +392,24 @@ fn usage_mentions_bot() {
         stderr(&o)
     );
 }
+
+#[test]
+fn no_arguments_print_the_whole_help_and_exit_2() {
+    let o = djambi(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    let help = stderr(&o);
+    assert!(help.contains("subcommands:"), "{help}");
+    for sub in [
+        "legal",
+        "play TOKEN",
+        "perft DEPTH",
+        "status",
+        "show",
+        "bot",
+        "--level",
+    ] {
+        assert!(help.contains(&format!("  {sub}")), "{sub}: {help}");
+    }
+    assert!(!help.contains("missing subcommand"), "{help}");
+}
