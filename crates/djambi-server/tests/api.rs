@@ -383,6 +383,21 @@ async fn the_browser_client_is_served_from_its_folder() {
     assert_api_error(s, &serde_json::from_str(&b).unwrap(), 404, "not_found");
     let (s, b) = http(addr, "GET", "/api/nothing-here", None).await;
     assert_api_error(s, &serde_json::from_str(&b).unwrap(), 404, "not_found");
+    // A browser loading a mistyped page gets the client (its own "no such page"), still 404;
+    // an API path stays JSON even for a browser.
+    let browser = "Accept: text/html,application/xhtml+xml,*/*;q=0.8\r\n";
+    let (s, head, body) = http_with(addr, "GET", "/gmae/oops", None, browser).await;
+    assert_eq!(
+        (s, body.as_str()),
+        (404, "<!doctype html><title>Djambi</title>")
+    );
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: text/html"),
+        "{head}"
+    );
+    let (s, _, b) = http_with(addr, "GET", "/api/nothing-here", None, browser).await;
+    assert_api_error(s, &serde_json::from_str(&b).unwrap(), 404, "not_found");
     server.stop().await;
     std::fs::remove_dir_all(&web).unwrap();
 }

@@ -1,6 +1,8 @@
 //! The browser client from `web/`: static files, and `index.html` for the client's own pages
 //! (`/`, `/rules`, `/game/{id}`, `/game/{id}/replay`: the client routes by path, so a reload or a
 //! shared link of any of them works). Without a `web/` folder every such path is a clean 404.
+//! A missing path asked for by a browser's page load is the client with status 404 (it shows its
+//! own "no such page"); asked for by anything else, the JSON `not_found` error.
 //! Only `GET` and `HEAD` read files; any other method is the JSON `method_not_allowed` error,
 //! and an unknown `/api/…` path is the JSON `not_found` error whatever its method.
 //!
@@ -107,11 +109,16 @@ fn versioned(html: &str, hash: &str, dir: &Path) -> String {
 
 pub(super) fn router(web_dir: &Path) -> Router<AppState> {
     let client = Arc::new(Client::load(web_dir));
+    let missing_page = {
+        let client = client.clone();
+        tower::service_fn(move |req: Request| {
+            let client = client.clone();
+            async move { Ok::<_, Infallible>(missing(&client, &req)) }
+        })
+    };
     let dir = ServeDir::new(web_dir)
         .append_index_html_on_directories(false)
-        .fallback(tower::service_fn(|_req| async {
-            Ok::<_, Infallible>(AppError::NotFound("no such page".into()).into_response())
-        }));
+        .fallback(missing_page);
     let files: Files = BoxCloneSyncService::new(dir.map_response(IntoResponse::into_response));
     let page = {
         let client = client.clone();
@@ -183,6 +190,37 @@ fn index(client: &Client, req: &Request) -> Response {
         headers.insert(header::ETAG, etag);
     }
     response
+}
+
+/// A path the client does not have: a browser asking for a page (`Accept: text/html`) gets the
+/// client itself with status 404, which shows its own "no such page"; anything else (a script,
+/// an image, a tool) the JSON `not_found` error.
+fn missing(client: &Client, req: &Request) -> Response {
+    let wants_page = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|accept| accept.contains("text/html"));
+    match &client.index {
+        Some(body) if wants_page => {
+            let body = if req.method() == Method::HEAD {
+                Body::empty()
+            } else {
+                Body::from(body.clone())
+            };
+            let mut response = (
+                StatusCode::NOT_FOUND,
+                [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+                body,
+            )
+                .into_response();
+            response
+                .headers_mut()
+                .insert(header::CACHE_CONTROL, NO_CACHE);
+            response
+        }
+        _ => AppError::NotFound("no such page".into()).into_response(),
+    }
 }
 
 /// A file under `/v/<hash>/`: cached for good when the hash is the client's; an old hash (a
