@@ -31,6 +31,30 @@ async fn store_suite_on_postgres() {
     suite(&db.url()).await;
 }
 
+#[tokio::test]
+async fn a_missing_postgres_database_is_explained() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    // The same server and role, a database nobody created.
+    let url = db.url();
+    let (base, _) = url.rsplit_once('/').unwrap();
+    let missing = format!("{base}/djambi_nobody_made_{}", Uuid::new_v4().simple());
+    let metrics = Arc::new(Metrics::default());
+    let err = Store::connect(&missing, &StoreOptions::default(), metrics)
+        .await
+        .err()
+        .expect("no such database");
+    let text = err.to_string();
+    assert!(matches!(err, StoreError::Unusable(_)), "{text}");
+    assert!(
+        text.contains("does not exist") && text.contains("createdb -O"),
+        "{text}"
+    );
+    assert!(text.contains("SELF_HOSTING"), "{text}");
+    assert!(!text.contains(" at line "), "no driver internals: {text}");
+}
+
 fn new_game(open: bool) -> GameState {
     let seats = Army::ALL
         .iter()

@@ -8,6 +8,7 @@
 //! [`Fence`] of its game's ownership, checked in the same transaction.
 
 mod cluster;
+mod connect_error;
 mod event;
 mod migrate;
 mod rows;
@@ -47,6 +48,9 @@ pub enum StoreError {
     /// The writer is gone (the server is shutting down).
     #[error("the database writer has stopped")]
     Closed,
+    /// The database cannot be used as configured; the text says what to do.
+    #[error("{0}")]
+    Unusable(String),
     /// The URL names no supported database.
     #[error("unsupported database URL (expected sqlite:… or postgres://…)")]
     UnsupportedUrl,
@@ -297,7 +301,8 @@ impl Store {
                 })
             })
             .connect(&url)
-            .await?;
+            .await
+            .map_err(|e| connect_error::explain(e, &url))?;
         let (tx, rx) = mpsc::channel(options.commit_batch.max(1) * 16);
         tokio::spawn(writer::run(
             pool.clone(),
