@@ -17,9 +17,13 @@ const STATUSES = /** @type {const} */ (['open', 'live', 'finished']);
  */
 export function seatsLine(g) {
   return h('span', { class: 'seat-dots' }, ...(g.seats || []).map((/** @type {any} */ s) => {
-    const label = s.bot ? t('create.bot_level', { level: t(`create.level_${s.bot}`) }) : s.claimed ? (s.name || t(`player.${s.player}`)) : t('lobby.free_seat');
+    // A seat named at creation but not yet claimed is kept for whoever has its link.
+    const kept = !s.claimed && !s.bot && Boolean(s.name);
+    const label = s.bot ? t('create.bot_level', { level: t(`create.level_${s.bot}`) })
+      : s.claimed ? (s.name || t(`player.${s.player}`))
+        : kept ? t('lobby.kept_seat', { name: s.name }) : t('lobby.free_seat');
     return h('span', {
-      class: ['seat-dot', s.claimed || s.bot ? 'claimed' : 'free', s.connected ? 'online' : '', s.bot ? 'bot' : ''],
+      class: ['seat-dot', s.claimed || s.bot || kept ? 'claimed' : 'free', s.connected ? 'online' : '', s.bot ? 'bot' : ''],
       title: `${t(`player.${s.player}`)}: ${label}`,
     }, armySwatch(s.player, 14), h('span', { text: label }));
   }));
@@ -65,7 +69,7 @@ export function gameListsCard() {
 
   /** @param {any} g */
   function openRow(g) {
-    const free = (g.seats || []).filter((/** @type {any} */ s) => !s.claimed && !s.bot);
+    const free = (g.seats || []).filter((/** @type {any} */ s) => !s.claimed && !s.bot && !s.name);
     return h('li', { class: 'game-row' },
       h('div', { class: 'game-main' },
         h('span', { class: 'game-kind', text: t(g.players === 3 ? 'lobby.kind_3' : 'lobby.kind_4') }),

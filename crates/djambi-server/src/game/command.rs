@@ -205,11 +205,8 @@ pub fn decide(
             if state.takeback.is_some() {
                 return reject(ErrorCode::NoTakeback, "a takeback is already asked for");
             }
-            if !state.can_take_back(player) {
-                return reject(
-                    ErrorCode::NoTakeback,
-                    "only your last turn can be taken back, before the next turn is played",
-                );
+            if let Err(why) = state.takeback_allowed(player) {
+                return reject(ErrorCode::NoTakeback, why.message());
             }
             Ok(EventKind::TakebackRequested(player))
         }

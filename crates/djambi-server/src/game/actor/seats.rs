@@ -25,13 +25,24 @@ impl Actor {
                 if !self.state.open {
                     return Err(AppError::BadToken);
                 }
+                // A seat named at creation is kept for whoever has its invite link.
                 let free = |p: Player| {
-                    self.state.seat(p).is_some_and(|s| !s.claimed)
+                    self.state
+                        .seat(p)
+                        .is_some_and(|s| !s.claimed && s.name.is_none())
                         && self.state.position().is_alive(p)
                 };
                 let player = match request.player {
                     Some(p) if self.state.seat(p).is_none() => {
                         return Err(AppError::BadRequest(format!("no seat {p} in this game")));
+                    }
+                    Some(p)
+                        if let Some(name) = self.state.seat(p).and_then(|s| s.name.as_ref())
+                            && !self.state.seat(p).is_some_and(|s| s.claimed) =>
+                    {
+                        return Err(AppError::SeatTaken(format!(
+                            "seat {p} is kept for {name}, who has its invite link"
+                        )));
                     }
                     Some(p) if !free(p) => {
                         return Err(AppError::SeatTaken(format!("seat {p} is taken")));

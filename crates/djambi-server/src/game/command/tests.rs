@@ -305,3 +305,63 @@ fn a_game_of_people_is_drawn_after_500_quiet_turns() {
     }
     assert!(s.is_over());
 }
+
+/// The first legal turn of the player to move, as its event.
+fn first_turn(s: &GameState) -> EventKind {
+    let player = s.position().to_move().unwrap();
+    EventKind::Turn {
+        player,
+        turn: s.position().legal_turns()[0],
+    }
+}
+
+#[test]
+fn a_takeback_is_asked_once_per_turn_and_never_for_a_bots_turn() {
+    let mut s = four();
+    let t = all_here();
+    let red_moves = first_turn(&s);
+    s.apply(&red_moves, 0).unwrap();
+    let ask = decide(&s, Role::Player(Red), &Action::Takeback, &t).unwrap();
+    s.apply(&ask, 0).unwrap();
+    s.apply(
+        &EventKind::TakebackAnswered {
+            by: Blue,
+            yes: false,
+        },
+        0,
+    )
+    .unwrap();
+    assert_eq!(s.takeback, None, "refused");
+    let again = decide(&s, Role::Player(Red), &Action::Takeback, &t).unwrap_err();
+    assert_eq!(again.code, ErrorCode::NoTakeback);
+    assert!(
+        again.message.contains("one request per turn"),
+        "{}",
+        again.message
+    );
+
+    // Blue's seat goes to a bot, which plays; Blue takes the seat back: the bot's turn is not
+    // Blue's to take back.
+    let mut s = four();
+    s.apply(&red_moves, 0).unwrap();
+    let to_bot = EventKind::SeatToBot {
+        player: Blue,
+        level: djambi_engine::Level::Easy,
+        reason: BotReason::Vote,
+    };
+    s.apply(&to_bot, 0).unwrap();
+    s.apply(&first_turn(&s), 0).unwrap();
+    s.apply(&EventKind::SeatToHuman(Blue), 0).unwrap();
+    let refused = decide(&s, Role::Player(Blue), &Action::Takeback, &t).unwrap_err();
+    assert!(
+        refused.message.contains("your bot's"),
+        "{}",
+        refused.message
+    );
+    // Her own next turn (Yellow, Green, Red, then Blue herself) she may take back.
+    for _ in 0..4 {
+        s.apply(&first_turn(&s), 0).unwrap();
+    }
+    assert_eq!(s.position().to_move(), Some(Yellow));
+    assert!(decide(&s, Role::Player(Blue), &Action::Takeback, &t).is_ok());
+}

@@ -7,6 +7,7 @@
 mod apply;
 mod checkpoint;
 mod clock;
+mod takeback;
 
 use djambi_core::{Army, ArmySet, Game, GameEvent, Player, Position, ResultRecord, Rules, Turn};
 use djambi_engine::Level;
@@ -14,6 +15,7 @@ use uuid::Uuid;
 
 pub use checkpoint::Checkpoint;
 pub use clock::Clock;
+pub use takeback::NoTakeback;
 
 use crate::protocol::lifecycle::{BotLevel, ClockSpec, Settings, VoteAction};
 use crate::protocol::{CancelReason, GameStatus, TurnEntry};
