@@ -181,9 +181,12 @@ test('a burst of bot turns is queued and shown one by one (reduced motion: squar
   await playAnyTurn(page, seededRandom(5));
   await page.locator('.turn-banner.mine').waitFor({ timeout: 30_000 });
   const replaying = await page.locator('.board-frame.replaying').count();
-  const clickedAt = Date.now();
-  // Red's Militants (one of them can move whatever the random bots did).
-  for (const sq of ['a7', 'b7', 'a8', 'c8']) {
+  let clickedAt = Date.now();
+  // Red's Militants first, then any piece: whatever the random bots did, one of them can move.
+  // The time counted is that of the click that chose a piece.
+  const pieces = await page.$$eval('[data-piece]', (gs) => gs.map((g) => g.getAttribute('data-piece') || ''));
+  for (const sq of ['a7', 'b7', 'a8', 'c8', ...pieces]) {
+    clickedAt = Date.now();
     await page.click(`.hit[data-square="${sq}"]`);
     if (await page.locator('.mark-selected').count()) break;
   }
