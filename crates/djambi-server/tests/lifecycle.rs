@@ -299,27 +299,7 @@ async fn a_takeback_needs_every_other_player() {
         p.push(Ws::join(addr, &id, Some(token), None).await.0);
     }
     assert_eq!(p[0].play("b7-b5").await["type"], "ack");
-    // Refused: blue says no.
-    assert_eq!(
-        p[0].command(json!({"type": "takeback"})).await["type"],
-        "ack"
-    );
-    assert_eq!(
-        p[1].command(json!({"type": "takeback_answer", "yes": false}))
-            .await["type"],
-        "ack"
-    );
-    let answered = until_kind(&mut p[0], "takeback_answered").await;
-    assert_eq!(answered["event"]["yes"], false);
-    let (_, game) = get_json(addr, &format!("/api/games/{id}")).await;
-    assert_eq!(
-        (
-            game["takeback"].clone(),
-            game["turns"].as_array().unwrap().len()
-        ),
-        (Value::Null, 1)
-    );
-    // Asked again, everyone agrees: the turn is taken back, red is to move again.
+    // Asked, everyone agrees: the turn is taken back, red is to move again.
     assert_eq!(
         p[0].command(json!({"type": "takeback"})).await["type"],
         "ack"
@@ -339,8 +319,30 @@ async fn a_takeback_needs_every_other_player() {
     // The record keeps only the turns that stand.
     let (_, record) = get_json(addr, &format!("/api/games/{id}/record")).await;
     assert!(record["events"].as_array().unwrap().is_empty(), "{record}");
+    // Played again, asked again; refused: blue says no.
+    assert_eq!(p[0].play("b7-b5").await["type"], "ack");
+    assert_eq!(
+        p[0].command(json!({"type": "takeback"})).await["type"],
+        "ack"
+    );
+    assert_eq!(
+        p[1].command(json!({"type": "takeback_answer", "yes": false}))
+            .await["type"],
+        "ack"
+    );
+    let (_, game) = get_json(addr, &format!("/api/games/{id}")).await;
+    assert_eq!(
+        (
+            game["takeback"].clone(),
+            game["turns"].as_array().unwrap().len()
+        ),
+        (Value::Null, 1),
+        "refused: nothing pending, the turn stands"
+    );
+    // One request per turn: not again before the next turn (issue 21).
+    let again = p[0].command(json!({"type": "takeback"})).await;
+    assert_eq!(again["code"], "no_takeback", "{again}");
     // Once the next turn is played, there is nothing to take back.
-    assert_eq!(p[0].play("a7-a6").await["type"], "ack");
     assert_eq!(p[1].play("h7-h6").await["type"], "ack");
     let late = p[0].command(json!({"type": "takeback"})).await;
     assert_eq!(late["code"], "no_takeback");
