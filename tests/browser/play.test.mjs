@@ -352,20 +352,22 @@ test('an absent player is voted to a bot and takes the seat back; a takeback ref
   await red.locator('.history-row.note', { hasText: 'Blue takes the seat back from the bot.' }).waitFor();
 
   // Play on until it is Red's turn with Blue (a person again) to move next.
-  for (let i = 0; i < 12; i++) {
-    const toMove = await red.evaluate(() => document.querySelector('.turn-banner .turn-title')?.textContent || '');
-    if (/^Your turn/.test(toMove)) break;
-    for (const page of [blue, yellow]) {
-      if (await page.locator('.turn-banner.mine .turn-title').count()) {
-        await waitForTurnOrEnd(page);
-        await playAnyTurn(page, random);
+  const untilRed = async () => {
+    for (let i = 0; i < 12; i++) {
+      const toMove = await red.evaluate(() => document.querySelector('.turn-banner .turn-title')?.textContent || '');
+      if (/^Your turn/.test(toMove)) break;
+      for (const page of [blue, yellow]) {
+        if (await page.locator('.turn-banner.mine .turn-title').count()) {
+          await waitForTurnOrEnd(page);
+          await playAnyTurn(page, random);
+        }
       }
+      await red.waitForTimeout(300);
     }
-    await red.waitForTimeout(300);
-  }
-  await waitForTurnOrEnd(red);
-  const boardBefore = await red.$$eval('[data-piece]', (els) => els.map((e) => e.getAttribute('data-piece')).sort());
-  const sent = await playAnyTurn(red, random);
+    await waitForTurnOrEnd(red);
+  };
+  await untilRed();
+  let sent = await playAnyTurn(red, random);
   await blue.locator('.turn-banner.mine').waitFor();
 
   // Red asks to take the turn back; Yellow refuses.
@@ -377,7 +379,27 @@ test('an absent player is voted to a bot and takes the seat back; a takeback ref
   await yellow.locator('.request.takeback .takeback-no').click();
   for (const page of [red, blue]) await page.locator('.request.takeback-refused', { hasText: 'Yellow (Cid) refused the takeback.' }).waitFor();
 
-  // Asked again, everyone agrees (the bot by itself): the board comes back, Red is to move again.
+  // One request per turn: not again before the next turn.
+  assert.equal(await red.locator('.takeback-ask').count(), 0, 'one request per turn');
+
+  // Next round: Red asks, Blue plays instead of answering: the request lapses, and it is said.
+  await waitForTurnOrEnd(blue);
+  await playAnyTurn(blue, random);
+  await untilRed();
+  sent = await playAnyTurn(red, random);
+  await blue.locator('.turn-banner.mine').waitFor();
+  await red.click('.takeback-ask');
+  await blue.locator('.request.takeback', { hasText: 'Red (Ann) asks to take back their last turn.' }).waitFor();
+  await waitForTurnOrEnd(blue);
+  await playAnyTurn(blue, random);
+  await red.locator('.request.takeback-lapsed', { hasText: "Red (Ann)'s request to take back a turn lapsed: Blue (Bea) played the next turn." }).waitFor();
+
+  // And the round after: asked, everyone agrees (the bot by itself): the board comes back, Red
+  // is to move again.
+  await untilRed();
+  const boardBefore = await red.$$eval('[data-piece]', (els) => els.map((e) => e.getAttribute('data-piece')).sort());
+  sent = await playAnyTurn(red, random);
+  await blue.locator('.turn-banner.mine').waitFor();
   await red.click('.takeback-ask');
   await blue.click('.takeback-yes');
   await yellow.click('.takeback-yes');

@@ -479,6 +479,9 @@ test('table: a takeback is one\'s own last turn (passes after it aside), answere
   assert.equal(canAskTakeback(passed, 'r'), true, 'the passes it forced go with it');
   assert.equal(canAskTakeback(table({ events: [{ v: 3, kind: 'resign', player: 'y' }] }), 'r'), false, 'a resignation since');
   assert.equal(canAskTakeback(table({ takeback: { by: 'r', accepted: [] } }), 'r'), false, 'already asked');
+  assert.equal(canAskTakeback(table({ takebackRefused: { of: 'r', by: 'b' } }), 'r'), false, 'one request per turn');
+  assert.equal(canAskTakeback(table({ events: [{ v: 3, kind: 'seat_to_human', player: 'r' }] }), 'r'), false, 'the bot played that turn');
+  assert.equal(canAskTakeback(table({ events: [{ v: 1, kind: 'seat_to_human', player: 'r' }] }), 'r'), true, 'taken back before the turn');
   const asked = table({ takeback: { by: 'r', accepted: ['y'] } });
   assert.equal(canAnswerTakeback(asked, 'b'), true);
   assert.equal(canAnswerTakeback(asked, 'y'), false, 'agreed already');

@@ -45,6 +45,7 @@ export function normalizeGame(game) {
   g.takeback = g.takeback || null;
   g.voteResult = null;
   g.takebackRefused = null;
+  g.takebackLapsed = null;
   g.clock = g.clock || null;
   g.result = g.result || null;
   return g;
@@ -62,6 +63,8 @@ export function applyEvent(g, v, ev) {
   switch (ev.kind) {
     case 'turn':
       g.turns.push({ v, number: ev.number, player: ev.player, turn: ev.turn });
+      // A pending takeback lapses with the next turn: kept to say so, until the turn after.
+      g.takebackLapsed = g.takeback ? { of: g.takeback.by, by: ev.player } : null;
       g.takeback = null;
       g.vote = null;
       // A vote that handed a seat to a bot stays said while the bot plays it; others end here.
@@ -137,6 +140,7 @@ export function applyEvent(g, v, ev) {
     case 'takeback_requested':
       g.takeback = { by: ev.by, accepted: [] };
       g.takebackRefused = null;
+      g.takebackLapsed = null;
       break;
     case 'takeback_answered':
       if (g.takeback && ev.yes) g.takeback.accepted.push(ev.by);

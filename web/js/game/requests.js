@@ -28,7 +28,7 @@ import { BOT_LEVELS, usualBotLevel } from '../gameopts.js';
  */
 export function requestBoxes(c) {
   if (c.g.result || c.g.status === 'cancelled') return [];
-  return /** @type {HTMLElement[]} */ ([botSeatBox(c), voteBox(c), voteOpener(c), voteResult(c), takebackBox(c), takebackRefused(c), drawOfferBox(c)]
+  return /** @type {HTMLElement[]} */ ([botSeatBox(c), voteBox(c), voteOpener(c), voteResult(c), takebackBox(c), takebackRefused(c), takebackLapsed(c), drawOfferBox(c)]
     .filter(Boolean));
 }
 
@@ -122,6 +122,16 @@ function takebackBox(c) {
     canAnswerTakeback(c.g, c.me) ? h('span', { class: 'request-actions' },
       button('btn-primary takeback-yes', t('takeback.agree'), () => c.command('takeback_answer', { yes: true }), !c.online),
       button('takeback-no', t('takeback.refuse'), () => c.command('takeback_answer', { yes: false }), !c.online)) : null);
+}
+
+/**
+ * A takeback request that lapsed because the next turn was played (said until the turn after).
+ * @param {Ctx} c
+ */
+function takebackLapsed(c) {
+  const r = c.g.takebackLapsed;
+  if (!r) return null;
+  return h('div', { class: 'request takeback-lapsed', role: 'status', text: t('takeback.lapsed', { who: who(c.g, r.of), by: who(c.g, r.by) }) });
 }
 
 /**

@@ -130,8 +130,9 @@ export function canAnswerVote(g, me) {
 
 /**
  * Whether `me` may ask to take back its last turn (§6.5): the last turn played was its own (only
- * passes after it), nothing else happened since that the log cannot undo (a resignation), no
- * request is pending, and a person plays the seat.
+ * passes after it) and not its bot's, nothing else happened since that the log cannot undo (a
+ * resignation), no request is pending or was refused since that turn, and a person plays the
+ * seat.
  * @param {any} g @param {string | null} me
  */
 export function canAskTakeback(g, me) {
@@ -142,9 +143,14 @@ export function canAskTakeback(g, me) {
   let i = turns.length - 1;
   while (i >= 0 && turns[i].turn === 'pass') i--;
   if (i < 0 || turns[i].player !== me) return false;
+  // One request per turn: a refused one is not asked again before the next turn.
+  if (g.takebackRefused && g.takebackRefused.of === me) return false;
   const after = turns[i].v;
-  // A resignation after it cannot be taken back (the server would refuse).
-  return !(g.events || []).some((/** @type {any} */ e) => e.kind === 'resign' && typeof e.v === 'number' && e.v > after);
+  const since = (/** @type {any} */ e) => typeof e.v === 'number' && e.v > after;
+  // A resignation after it cannot be taken back (the server would refuse); nor can a turn the
+  // seat's bot played before the person took the seat back.
+  return !(g.events || []).some((/** @type {any} */ e) => since(e)
+    && (e.kind === 'resign' || (e.kind === 'seat_to_human' && e.player === me)));
 }
 
 /**
