@@ -126,7 +126,7 @@ function takebackBox(c) {
 
 /**
  * A takeback request that lapsed because the next turn was played (said until the turn after).
- * @param {Ctx} c
+ * @param {RequestContext} c
  */
 function takebackLapsed(c) {
   const r = c.g.takebackLapsed;
