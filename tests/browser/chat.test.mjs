@@ -1,33 +1,20 @@
 // The chat at the table: beside the board on a wide screen, a tab beside the turn list on a
 // phone, with an unread count on the tab and in the window's title; no whispers to bots.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, shotPath, seriousViolations } from './harness.mjs';
+import { sharedServerAndBrowser, api, shotPath, seriousViolations } from './harness.mjs';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+const env = sharedServerAndBrowser();
 
 /**
  * A game of Ann (Red) and Bea (Blue) against two bots, each seated in a page of its own.
  * @param {any} redScreen  the context options of Ann's page
  */
 async function table(redScreen) {
-  const g = await api(server.base, '/api/games', { players: 4, bots: { y: 'easy', g: 'easy' }, bot_movetime_ms: 200 });
-  const ann = await browser.newContext(redScreen);
-  const bea = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const g = await api(env.server.base, '/api/games', { players: 4, bots: { y: 'easy', g: 'easy' }, bot_movetime_ms: 200 });
+  const ann = await env.browser.newContext(redScreen);
+  const bea = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const red = await ann.newPage();
   const blue = await bea.newPage();
   for (const [page, seat, name] of /** @type {const} */ ([[red, 0, 'Ann'], [blue, 1, 'Bea']])) {

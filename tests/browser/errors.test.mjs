@@ -1,25 +1,12 @@
 // Refused requests say why, in the server's words, next to the field they are about: a reserved
 // name in the create form and in the claim form; a reason about no field in a toast.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, shotPath, seriousViolations } from './harness.mjs';
+import { sharedServerAndBrowser, api, shotPath, seriousViolations } from './harness.mjs';
 import { fieldError } from '../../web/js/errors.js';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+const env = sharedServerAndBrowser();
 
 const SCREENS = {
   desktop: { viewport: { width: 1280, height: 900 } },
@@ -49,9 +36,9 @@ async function assertMarked(page, selector, id, word) {
 
 for (const [screen, options] of Object.entries(SCREENS)) {
   test(`a reserved name in the create form is refused next to its field (${screen})`, { timeout: 60_000 }, async () => {
-    const ctx = await browser.newContext(options);
+    const ctx = await env.browser.newContext(options);
     const page = await ctx.newPage();
-    await page.goto(server.base + '/');
+    await page.goto(env.server.base + '/');
     await page.fill('input[name="name-r"]', 'Host');
     await page.click('.create button[type=submit]');
     await assertMarked(page, 'input[name="name-r"]', 'invalid-name-r', 'Host');
@@ -67,8 +54,8 @@ for (const [screen, options] of Object.entries(SCREENS)) {
   });
 
   test(`a reserved name in the claim form is refused next to its field (${screen})`, { timeout: 60_000 }, async () => {
-    const g = await api(server.base, '/api/games', { players: 4 });
-    const ctx = await browser.newContext(options);
+    const g = await api(env.server.base, '/api/games', { players: 4 });
+    const ctx = await env.browser.newContext(options);
     const page = await ctx.newPage();
     await page.goto(g.seats[1].invite_url);
     await page.fill('#claim-name', 'Admin');

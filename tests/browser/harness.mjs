@@ -3,6 +3,7 @@
 // playwright-core (no browser downloads).
 
 import { spawn } from 'node:child_process';
+import { before, after } from 'node:test';
 import { mkdtempSync, rmSync, mkdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
@@ -200,4 +201,22 @@ export async function seriousViolations(page) {
     .filter((/** @type {any} */ v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((/** @type {any} */ v) => v.nodes.map((/** @type {any} */ n) =>
       `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary.split('\n').slice(1).join(' ')}`));
+}
+
+/**
+ * One server and one browser for a whole test file: started before its first test, stopped
+ * after its last. Read them as `env.server` and `env.browser` inside the tests.
+ * @returns {{server: Awaited<ReturnType<typeof startServer>>, browser: import('playwright-core').Browser}}
+ */
+export function sharedServerAndBrowser() {
+  const env = /** @type {{server: Awaited<ReturnType<typeof startServer>>, browser: import('playwright-core').Browser}} */ ({});
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    if (env.browser) await env.browser.close();
+    if (env.server) await env.server.stop();
+  });
+  return env;
 }

@@ -1,27 +1,14 @@
 // Keyboard play: the description of a square shown in the prompt follows the board's cursor.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, shotPath } from './harness.mjs';
+import { sharedServerAndBrowser, api, shotPath } from './harness.mjs';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+const env = sharedServerAndBrowser();
 
 test('the square-description line follows the keyboard cursor', { timeout: 60_000 }, async () => {
-  const g = await api(server.base, '/api/games', { players: 4, bots: { b: 'easy', y: 'easy', g: 'easy' }, bot_movetime_ms: 200, names: { r: 'Ann' } });
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const g = await api(env.server.base, '/api/games', { players: 4, bots: { b: 'easy', y: 'easy', g: 'easy' }, bot_movetime_ms: 200, names: { r: 'Ann' } });
+  const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();
   await page.goto(g.seats[0].invite_url);
   await page.click('.claim button[type=submit]');

@@ -1,24 +1,11 @@
 // Narrow screens: no page of the client scrolls sideways on a 360 px wide phone — the lobby, the
 // rules, a live game against bots and the replay of a finished one.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, shotPath } from './harness.mjs';
+import { sharedServerAndBrowser, api, shotPath } from './harness.mjs';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+const env = sharedServerAndBrowser();
 
 const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
@@ -27,7 +14,7 @@ const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isM
  * @param {string} name @param {(page: import('playwright-core').Page) => Promise<void>} open
  */
 async function noSideways(name, open) {
-  const ctx = await browser.newContext(PHONE);
+  const ctx = await env.browser.newContext(PHONE);
   const page = await ctx.newPage();
   await open(page);
   await page.waitForTimeout(300);
@@ -48,7 +35,7 @@ async function noSideways(name, open) {
 /** Polls the server until a game is over. @param {string} id */
 async function finished(id) {
   for (let i = 0; i < 600; i++) {
-    const g = await api(server.base, `/api/games/${id}`);
+    const g = await api(env.server.base, `/api/games/${id}`);
     if (g.status === 'finished') return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -56,9 +43,9 @@ async function finished(id) {
 }
 
 test('360 px: the lobby does not scroll sideways, with bots chosen in the create form and games listed', { timeout: 60_000 }, async () => {
-  await api(server.base, '/api/games', { players: 4, open: true, names: { r: 'Annabella Longname' } });
+  await api(env.server.base, '/api/games', { players: 4, open: true, names: { r: 'Annabella Longname' } });
   await noSideways('lobby', async (page) => {
-    await page.goto(server.base + '/');
+    await page.goto(env.server.base + '/');
     await page.locator('form button[type=submit]').waitFor();
     await page.selectOption('select[name="seat-b"]', 'hard');
     await page.click('input[name=time][value=correspondence]');
@@ -67,13 +54,13 @@ test('360 px: the lobby does not scroll sideways, with bots chosen in the create
 
 test('360 px: the rules do not scroll sideways', { timeout: 60_000 }, async () => {
   await noSideways('rules', async (page) => {
-    await page.goto(server.base + '/rules');
+    await page.goto(env.server.base + '/rules');
     await page.locator('.rules-figure svg.board').first().waitFor();
   });
 });
 
 test('360 px: a live game against bots does not scroll sideways', { timeout: 60_000 }, async () => {
-  const g = await api(server.base, '/api/games', {
+  const g = await api(env.server.base, '/api/games', {
     players: 4, bots: { b: 'easy', y: 'easy', g: 'easy' }, bot_movetime_ms: 200, clock: { initial_s: 600, increment_s: 5 }, names: { r: 'Ann' },
   });
   await noSideways('game', async (page) => {
@@ -85,12 +72,12 @@ test('360 px: a live game against bots does not scroll sideways', { timeout: 60_
 });
 
 test('360 px: the replay of a finished game does not scroll sideways', { timeout: 120_000 }, async () => {
-  const g = await api(server.base, '/api/games', {
+  const g = await api(env.server.base, '/api/games', {
     players: 4, bots: { r: 'random', b: 'random', y: 'random', g: 'random' }, bot_movetime_ms: 200, rules: { turn_limit: 4 },
   });
   await finished(g.id);
   await noSideways('replay', async (page) => {
-    await page.goto(`${server.base}/game/${g.id}/replay`);
+    await page.goto(`${env.server.base}/game/${g.id}/replay`);
     await page.locator('.replay-controls').waitFor();
     await page.click('.replay-next');
   });

@@ -1,29 +1,16 @@
 // The replay: its controls in view at 1280x900, distinct play and step icons with names, and the
 // players as they stood at the position shown (no "Out" or ranks at the start).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, shotPath, seriousViolations } from './harness.mjs';
+import { sharedServerAndBrowser, api, shotPath, seriousViolations } from './harness.mjs';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
+const env = sharedServerAndBrowser();
 
 /** Polls the server until a game is over. @param {string} id */
 async function finished(id) {
   for (let i = 0; i < 600; i++) {
-    const g = await api(server.base, `/api/games/${id}`);
+    const g = await api(env.server.base, `/api/games/${id}`);
     if (g.status === 'finished') return g;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -32,13 +19,13 @@ async function finished(id) {
 
 test('replay at 1280x900: controls in view, distinct icons, the players at the position shown', { timeout: 180_000 }, async () => {
   // Bots play to the end: someone is out, ranks are given.
-  const g = await api(server.base, '/api/games', {
+  const g = await api(env.server.base, '/api/games', {
     players: 4, bots: { r: 'random', b: 'random', y: 'random', g: 'random' }, bot_movetime_ms: 200,
   });
   const end = await finished(g.id);
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();
-  await page.goto(`${server.base}/game/${g.id}/replay`);
+  await page.goto(`${env.server.base}/game/${g.id}/replay`);
   await page.locator('.replay-controls button').first().waitFor();
   await page.locator('.player-list').waitFor();
   // It opens at the start: everybody in, nobody ranked, no result yet.
