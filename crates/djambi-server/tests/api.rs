@@ -8,14 +8,6 @@ use std::path::PathBuf;
 use common::*;
 use serde_json::{Value, json};
 
-/// Every failure has `{"error": {"code", "message"}}` with this code.
-fn assert_api_error(status: u16, body: &Value, expected_status: u16, code: &str) {
-    assert_eq!(status, expected_status, "{body}");
-    assert_eq!(body["error"]["code"], code, "{body}");
-    assert!(body["error"]["message"].is_string(), "{body}");
-    assert_eq!(body.as_object().unwrap().len(), 1, "{body}");
-}
-
 #[tokio::test]
 async fn creating_games() {
     let db = TestDb::sqlite();

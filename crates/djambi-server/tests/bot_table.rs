@@ -22,21 +22,6 @@ async fn create(addr: std::net::SocketAddr, body: Value) -> Value {
     created
 }
 
-/// A POST with the creator's admin token.
-async fn post_as_creator(
-    addr: std::net::SocketAddr,
-    path: &str,
-    body: &Value,
-    admin: &str,
-) -> (u16, Value) {
-    let header = format!("Authorization: Bearer {admin}\r\n");
-    let (status, _, body) = http_with(addr, "POST", path, Some(&body.to_string()), &header).await;
-    (
-        status,
-        serde_json::from_str(&body).unwrap_or(Value::String(body)),
-    )
-}
-
 /// Waits until game `id` is over; returns its snapshot.
 async fn finished(addr: std::net::SocketAddr, id: &str, within: Duration) -> Value {
     let started = Instant::now();
@@ -292,7 +277,7 @@ async fn an_address_runs_only_so_many_games_with_bots() {
     let people = create(addr, json!({"players": 4})).await;
     let id = people["id"].as_str().unwrap();
     let admin = people["admin_token"].as_str().unwrap();
-    let (status, refused) = post_as_creator(
+    let (status, refused) = post_json_bearer(
         addr,
         &format!("/api/games/{id}/seats/g/bot"),
         &json!({"level": "easy"}),
@@ -315,7 +300,7 @@ async fn a_seat_given_to_a_bot_gets_the_tables_level_unless_named() {
     .await;
     let id = created["id"].as_str().unwrap();
     let admin = created["admin_token"].as_str().unwrap();
-    let (status, given) = post_as_creator(
+    let (status, given) = post_json_bearer(
         addr,
         &format!("/api/games/{id}/seats/g/bot"),
         &json!({}),

@@ -5,13 +5,7 @@
 mod common;
 
 use common::*;
-use serde_json::{Value, json};
-
-/// A failure with this status and code.
-fn assert_api_error(status: u16, body: &Value, expected_status: u16, code: &str) {
-    assert_eq!(status, expected_status, "{body}");
-    assert_eq!(body["error"]["code"], code, "{body}");
-}
+use serde_json::json;
 
 #[tokio::test]
 async fn a_seat_named_at_creation_is_kept_for_its_link_in_an_open_game() {

@@ -270,6 +270,29 @@ pub async fn post_json_as(
     )
 }
 
+/// A POST with a bearer token (the creator's admin token).
+pub async fn post_json_bearer(
+    addr: SocketAddr,
+    path: &str,
+    body: &Value,
+    token: &str,
+) -> (u16, Value) {
+    let header = format!("Authorization: Bearer {token}\r\n");
+    let (status, _, body) = http_with(addr, "POST", path, Some(&body.to_string()), &header).await;
+    (
+        status,
+        serde_json::from_str(&body).unwrap_or(Value::String(body)),
+    )
+}
+
+/// Every HTTP failure has `{"error": {"code", "message"}}` with this code, and nothing else.
+pub fn assert_api_error(status: u16, body: &Value, expected_status: u16, code: &str) {
+    assert_eq!(status, expected_status, "{body}");
+    assert_eq!(body["error"]["code"], code, "{body}");
+    assert!(body["error"]["message"].is_string(), "{body}");
+    assert_eq!(body.as_object().unwrap().len(), 1, "{body}");
+}
+
 pub async fn post_json(addr: SocketAddr, path: &str, body: &Value) -> (u16, Value) {
     let (status, body) = http(addr, "POST", path, Some(&body.to_string())).await;
     (
