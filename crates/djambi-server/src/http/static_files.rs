@@ -177,12 +177,7 @@ fn index(client: &Client, req: &Request) -> Response {
     let mut response = if fresh {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        let body = if req.method() == Method::HEAD {
-            Body::empty()
-        } else {
-            Body::from(body.clone())
-        };
-        ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
+        html(body, req).into_response()
     };
     let headers = response.headers_mut();
     headers.insert(header::CACHE_CONTROL, NO_CACHE);
@@ -203,17 +198,7 @@ fn missing(client: &Client, req: &Request) -> Response {
         .is_some_and(|accept| accept.contains("text/html"));
     match &client.index {
         Some(body) if wants_page => {
-            let body = if req.method() == Method::HEAD {
-                Body::empty()
-            } else {
-                Body::from(body.clone())
-            };
-            let mut response = (
-                StatusCode::NOT_FOUND,
-                [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-                body,
-            )
-                .into_response();
+            let mut response = (StatusCode::NOT_FOUND, html(body, req)).into_response();
             response
                 .headers_mut()
                 .insert(header::CACHE_CONTROL, NO_CACHE);
@@ -221,6 +206,16 @@ fn missing(client: &Client, req: &Request) -> Response {
         }
         _ => AppError::NotFound("no such page".into()).into_response(),
     }
+}
+
+/// `index.html` as a response body (empty for `HEAD`).
+fn html(body: &[u8], req: &Request) -> impl IntoResponse + use<> {
+    let body = if req.method() == Method::HEAD {
+        Body::empty()
+    } else {
+        Body::from(body.to_vec())
+    };
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body)
 }
 
 /// A file under `/v/<hash>/`: cached for good when the hash is the client's; an old hash (a

@@ -262,12 +262,7 @@ pub async fn post_json_as(
     body: &Value,
     client: &str,
 ) -> (u16, Value) {
-    let header = format!("X-Forwarded-For: {client}\r\n");
-    let (status, _, body) = http_with(addr, "POST", path, Some(&body.to_string()), &header).await;
-    (
-        status,
-        serde_json::from_str(&body).unwrap_or(Value::String(body)),
-    )
+    post_json_with(addr, path, body, &format!("X-Forwarded-For: {client}\r\n")).await
 }
 
 /// A POST with a bearer token (the creator's admin token).
@@ -277,8 +272,18 @@ pub async fn post_json_bearer(
     body: &Value,
     token: &str,
 ) -> (u16, Value) {
-    let header = format!("Authorization: Bearer {token}\r\n");
-    let (status, _, body) = http_with(addr, "POST", path, Some(&body.to_string()), &header).await;
+    post_json_with(
+        addr,
+        path,
+        body,
+        &format!("Authorization: Bearer {token}\r\n"),
+    )
+    .await
+}
+
+/// A POST with extra header lines (each ending in `\r\n`); the body read as JSON when it is.
+async fn post_json_with(addr: SocketAddr, path: &str, body: &Value, headers: &str) -> (u16, Value) {
+    let (status, _, body) = http_with(addr, "POST", path, Some(&body.to_string()), headers).await;
     (
         status,
         serde_json::from_str(&body).unwrap_or(Value::String(body)),
