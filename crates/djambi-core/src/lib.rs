@@ -75,7 +75,10 @@ pub use perft::perft;
 pub use piece::{Army, ArmySet, Cell, Controller, Piece, Player, Role};
 pub use play::StateError;
 pub use position::{Field, Outcome, Position, Setup, SetupError};
-pub use record::{EventRecord, GameRecord, RECORD_FORMAT, RecordError, ResultRecord};
+pub use record::{
+    ClockMeta, EventRecord, GameRecord, PlayerMeta, RECORD_FORMAT, RecordError, RecordMeta,
+    ResultRecord,
+};
 pub use rules::{ParseRulesError, Rules};
 pub use square::{Direction, ParseSquareError, Square};
 pub use turn::{MAX_TURN_LEN, Move, ParseTurnError, Turn, TurnText};
