@@ -1,4 +1,5 @@
-//! Game records (NOTATION §4): export, and import validated by replay.
+//! Game records (NOTATION §4): export as JSON (with the metadata the server knows) and as
+//! readable text, and import validated by replay.
 
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
@@ -7,7 +8,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use djambi_core::GameRecord;
 
-use super::{ApiJson, LinkBase, parse_game_id};
+use super::{ApiJson, LinkBase, parse_game_id, record_text};
 use crate::AppState;
 use crate::error::AppError;
 use crate::net::ClientIp;
@@ -16,6 +17,7 @@ use crate::protocol::http::CreatedGame;
 pub(super) fn router() -> Router<AppState> {
     Router::new()
         .route("/api/games/{id}/record", get(export))
+        .route("/api/games/{id}/record.txt", get(export_text))
         .route("/api/games/import", post(import))
 }
 
@@ -35,6 +37,31 @@ async fn export(
             (header::CONTENT_TYPE, "application/json".to_string()),
         ],
         record,
+    ))
+}
+
+async fn export_text(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    LinkBase(base): LinkBase,
+) -> Result<impl IntoResponse, AppError> {
+    let id = parse_game_id(&id)?;
+    let json = state
+        .registry
+        .with_game(id, |game| async move { game.record_json().await })
+        .await?;
+    let record: GameRecord = serde_json::from_str(&json).map_err(|_| AppError::Internal)?;
+    let text = record_text::render(&record, &format!("{base}/game/{id}"));
+    let disposition = format!("attachment; filename=\"djambi-{id}.txt\"");
+    Ok((
+        [
+            (header::CONTENT_DISPOSITION, disposition),
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+        ],
+        text,
     ))
 }
 

@@ -336,7 +336,7 @@ impl Actor {
                 let _ = reply.send(self.view(None));
             }
             Command::Record { reply } => {
-                let _ = reply.send(self.state.game.record());
+                let _ = reply.send(self.state.record());
             }
             Command::Expire { before, reply } => {
                 let expire = self.state.status() == crate::protocol::GameStatus::Open

@@ -245,7 +245,7 @@ impl Registry {
     }
 
     /// Imports a game record (NOTATION §4), checked by replaying it; the game goes on from
-    /// where the record ends.
+    /// where the record ends. Of its metadata, only the seats' names are used.
     pub async fn import(
         &self,
         record: &GameRecord,
@@ -258,7 +258,8 @@ impl Registry {
         }
         self.check_lease()?;
         let id = Uuid::new_v4();
-        let seats = self.seats(&game, &BTreeMap::new(), &BTreeMap::new())?;
+        let names = self.record_names(&game, record);
+        let seats = self.seats(&game, &names, &BTreeMap::new())?;
         let now = now_ms();
         let mut state = GameState::new(
             id,
@@ -291,6 +292,27 @@ impl Registry {
         self.created_by(creator, id);
         let base = base_url.unwrap_or_else(|| self.base_url.clone());
         Ok(self.created(&base, id, seats, None))
+    }
+
+    /// The names a record's metadata gives its seats, each kept only if it would be accepted
+    /// as a name at creation: one that is not is left out (metadata never refuses a record).
+    /// Nothing else of the metadata is used; bots' seats are people's seats again.
+    fn record_names(&self, game: &Game, record: &GameRecord) -> BTreeMap<Player, String> {
+        let mut names = BTreeMap::new();
+        let Some(meta) = &record.meta else {
+            return names;
+        };
+        for (player, seat) in &meta.players {
+            let Some(name) = &seat.name else { continue };
+            if !game.players().contains(*player) {
+                continue;
+            }
+            let taken = names.values().map(String::as_str);
+            if let Ok(name) = display_name(name, self.ctx.limits.max_name_chars, taken) {
+                names.insert(*player, name);
+            }
+        }
+        names
     }
 
     /// The answer to a creation: an invite for each seat a person plays.

@@ -7,6 +7,7 @@
 mod apply;
 mod checkpoint;
 mod clock;
+pub mod record;
 mod takeback;
 
 use djambi_core::{Army, ArmySet, Game, GameEvent, Player, Position, ResultRecord, Rules, Turn};
