@@ -85,6 +85,59 @@ fn play_resign_and_draw_tokens() {
     assert_eq!(stdout(&o), "draw rbyg\n");
 }
 
+/// A record as the server exports it, metadata and all (NOTATION §4).
+const EXPORTED_RECORD: &str = r#"{
+  "format": "djambi-game/1",
+  "rules": {"own_kills": false, "diplomat_to_maze": true, "turn_limit": 40},
+  "start": "CrArMr3MbRbCb/RrDrMr3MbDbAb/MrMrNr3NbMbMb/9/9/9/MgMgNg3NyMyMy/AgDgMg3MyDyRy/CgRgMg3MyAyCy r rbyg - 0 - 0 1",
+  "events": [
+    {"turn": 1, "player": "r", "move": "b7-b5"},
+    {"turn": 2, "player": "b", "move": "g7-g5"},
+    {"resign": "y"},
+    {"draw": "agreed"}
+  ],
+  "result": {"draw": ["r", "b", "g"]},
+  "ranking": [["r", "b", "g"], ["y"]],
+  "meta": {
+    "site": "Djambi Online",
+    "players": {"r": {"name": "Ann"}, "b": {"bot": "medium"}, "y": {"name": "Cid"}, "g": {"name": "Dee"}},
+    "created": "2026-11-21T10:00:00Z", "started": "2026-11-21T10:01:00Z",
+    "finished": "2026-11-21T10:05:00.250Z",
+    "clock": {"initial_s": 300, "increment_s": 3},
+    "result_text": "Draw agreed between Red, Blue and Green"
+  }
+}"#;
+
+#[test]
+fn play_replays_the_events_of_an_exported_record() {
+    let record: djambi_core::GameRecord = serde_json::from_str(EXPORTED_RECORD).unwrap();
+    assert!(record.meta.is_some(), "the metadata reads");
+    assert_eq!(record.start, START);
+    let mut args = vec!["play".to_string()];
+    for event in &record.events {
+        args.push(match event {
+            djambi_core::EventRecord::Turn { text, .. } => text.clone(),
+            djambi_core::EventRecord::Resign { resign } => format!("resign:{}", resign.char()),
+            djambi_core::EventRecord::Draw { .. } => "draw".to_string(),
+        });
+    }
+    args.push(format!("--rules={}", record.rules));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = djambi(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let dpn = stdout(&o);
+    // The command ends where the core's replay of the record ends.
+    let game = djambi_core::Game::from_record(&record).unwrap();
+    assert_eq!(dpn.trim_end(), game.position().to_dpn());
+    let o = djambi(&[
+        "status",
+        "--position",
+        dpn.trim_end(),
+        "--rules=turn_limit=40",
+    ]);
+    assert_eq!(stdout(&o), "draw rbg\n");
+}
+
 #[test]
 fn play_stops_at_the_first_illegal_token() {
     for (tokens, n, text) in [
