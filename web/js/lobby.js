@@ -1,6 +1,7 @@
 // The lobby (`/`): play against three bots in one click, create a game and hand out its invite
-// links, find your own games, or join, watch and replay the games the server lists. The page
-// composes its cards: createform.js, manage.js (the creator's view), yourgames.js, gamelists.js.
+// links, find your own games, join, watch and replay the games the server lists, or import a
+// game record. The page composes its cards: createform.js, manage.js (the creator's view),
+// yourgames.js, gamelists.js, importcard.js.
 
 import { h, replace, toast } from './dom.js';
 import { t } from './i18n.js';
@@ -15,6 +16,7 @@ import { createForm } from './createform.js';
 import { manageCard } from './manage.js';
 import { yourGamesCard } from './yourgames.js';
 import { gameListsCard } from './gamelists.js';
+import { importCard } from './importcard.js';
 import { keepFocus } from './focus.js';
 
 /** How often the public lists (and the creator's card) are fetched again. */
@@ -43,9 +45,10 @@ export function mount(main) {
   let manage = null;
   const yours = yourGamesCard({ onManage: (id) => showManage(id) });
   const lists = gameListsCard();
+  const importer = importCard();
   const left = h('div', { class: 'lobby-main' });
   const hero = h('section', { class: 'hero' });
-  const root = h('div', { class: 'lobby' }, hero, h('div', { class: 'lobby-grid' }, left, h('div', { class: 'lobby-side' }, yours.el, lists.el)));
+  const root = h('div', { class: 'lobby' }, hero, h('div', { class: 'lobby-grid' }, left, h('div', { class: 'lobby-side' }, yours.el, lists.el, importer.el)));
   main.append(root);
 
   function renderHero() {
@@ -155,6 +158,7 @@ export function mount(main) {
       if (manage) manage.relabel();
       yours.relabel();
       lists.relabel();
+      importer.relabel();
       renderLeft();
     },
   };

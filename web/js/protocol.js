@@ -103,6 +103,10 @@ export async function loadHistory(id, upTo, onEvent) {
 
 /** Where the game record (NOTATION §4) downloads from. @param {string} id */
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
+/** Where the game record downloads from as readable text. @param {string} id */
+export const recordTextUrl = (id) => `/api/games/${encodeURIComponent(id)}/record.txt`;
+/** POST /api/games/import: a game from a record, checked by replaying it (a CreatedGame). @param {unknown} record */
+export const importRecord = (record) => api('POST', '/api/games/import', record);
 
 // ---- seat tokens, kept per game in localStorage ----
 

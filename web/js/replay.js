@@ -1,9 +1,9 @@
 // The replay (`/game/{id}/replay`): any game, live or finished, step by step from its start, with
-// the record to download.
+// the record to download (JSON, or text to read).
 
 import { h, replace } from './dom.js';
 import { t } from './i18n.js';
-import { GameSocket, getGame, loadHistory, recordUrl } from './protocol.js';
+import { GameSocket, getGame, loadHistory, recordTextUrl, recordUrl } from './protocol.js';
 import { BoardView } from './board.js';
 import { parseDpn, ARMIES } from './dpn.js';
 import { addHistory, applyEvent, gameAt, normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';
@@ -196,7 +196,8 @@ export function mount(main, { id }) {
       h('div', { class: 'head-actions' },
         game && !game.result ? h('a', { class: 'btn btn-small', href: `/game/${id}`, text: t('replay.to_game') }) : null,
         h('button', { type: 'button', class: 'btn btn-small btn-ghost', text: t('common.refresh'), onclick: load }),
-        h('a', { class: 'btn btn-small btn-primary download', href: recordUrl(id), download: `djambi-${id}.json`, text: t('game.download') })));
+        h('a', { class: 'btn btn-small btn-primary download', href: recordUrl(id), download: `djambi-${id}.json`, text: t('game.download') }),
+        h('a', { class: 'btn btn-small download-text', href: recordTextUrl(id), download: `djambi-${id}.txt`, text: t('game.download_text') })));
     if (error) {
       replace(caption, h('span', { class: 'error-text', text: error }));
       replace(controls);

@@ -5,7 +5,7 @@
 import { h, toast, copyText } from '../dom.js';
 import { t } from '../i18n.js';
 import { isAlive } from '../model.js';
-import { recordUrl } from '../protocol.js';
+import { recordTextUrl, recordUrl } from '../protocol.js';
 import { rulesSummary } from '../panels.js';
 import { clockSummary } from './clocks.js';
 import { askNotifications, notificationState, setSound, soundOn } from './alerts.js';
@@ -51,6 +51,7 @@ export function actionsContent(c) {
     h('div', { class: 'action-row links' },
       h('a', { class: 'btn btn-ghost btn-small', href: `/game/${c.id}/replay`, text: t('game.replay') }),
       h('a', { class: 'btn btn-ghost btn-small', href: recordUrl(c.id), download: `djambi-${c.id}.json`, text: t('game.download') }),
+      h('a', { class: 'btn btn-ghost btn-small download-text', href: recordTextUrl(c.id), download: `djambi-${c.id}.txt`, text: t('game.download_text') }),
       h('button', {
         type: 'button', class: 'btn btn-ghost btn-small', text: t('game.copy_watch_link'),
         onclick: async () => toast((await copyText(`${location.origin}/game/${c.id}`)) ? t('common.copied') : t('common.copy_failed')),

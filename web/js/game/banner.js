@@ -4,7 +4,7 @@
 
 import { h, toast, copyText } from '../dom.js';
 import { t } from '../i18n.js';
-import { loadInvites, recordUrl } from '../protocol.js';
+import { loadInvites, recordTextUrl, recordUrl } from '../protocol.js';
 import { gameOverCard, turnBanner } from '../panels.js';
 import { armySwatch } from '../pieces.js';
 import { deadlineNote, seatClock } from './clocks.js';
@@ -34,6 +34,7 @@ export function bannerContent(c) {
     if (!c.holdResult) parts.push(gameOverCard(g, c.me, [
       h('a', { class: 'btn btn-primary', href: `/game/${id}/replay`, text: t('game.replay') }),
       h('a', { class: 'btn', href: recordUrl(id), download: `djambi-${id}.json`, text: t('game.download') }),
+      h('a', { class: 'btn download-text', href: recordTextUrl(id), download: `djambi-${id}.txt`, text: t('game.download_text') }),
       h('a', { class: 'btn btn-ghost', href: '/', text: t('game.new_game') }),
     ]));
   } else if (!c.started) {
