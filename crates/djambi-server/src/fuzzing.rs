@@ -227,6 +227,7 @@ fn check_create(body: &CreateGame) {
         body.takeover_level,
         body.bot_movetime_ms,
         min_per_turn,
+        body.players_chat_public,
     );
     let Ok(new) = new else {
         return;

@@ -41,6 +41,8 @@ pub enum Action {
     Takeback,
     /// Answer a takeback request.
     TakebackAnswer(bool),
+    /// After the game, a rematch (the actor creates it: no event of this game).
+    Rematch,
 }
 
 impl Action {
@@ -220,9 +222,9 @@ pub fn decide(
                 yes: *yes,
             }),
         },
-        // The actor routes chat elsewhere; this only keeps the match honest.
-        Action::Chat(_) | Action::Whisper(..) => {
-            reject(ErrorCode::Malformed, "chat is not a game action")
+        // The actor routes chat and rematches elsewhere; this only keeps the match honest.
+        Action::Chat(_) | Action::Whisper(..) | Action::Rematch => {
+            reject(ErrorCode::Malformed, "not a game action")
         }
     }
 }

@@ -67,6 +67,37 @@ pub struct Viewer {
     /// For a player, the hash of the token it joined with: it plays the seat only while that
     /// is still the seat's token.
     pub token: Option<TokenHash>,
+    /// A player who opened the spectators' room on this connection: spectators' messages reach
+    /// it (closed by default; a spectator is always in the room).
+    pub spectator_room: bool,
+}
+
+impl Viewer {
+    /// What of the table talk this connection may read.
+    pub fn sight(&self) -> ChatSight {
+        ChatSight {
+            seat: self.role.seat(),
+            spectator_room: self.spectator_room || self.role == Role::Spectator,
+        }
+    }
+}
+
+/// What of the table talk a reader may see: its seat (none for a spectator or the public API)
+/// and whether it is in the spectators' room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChatSight {
+    /// The reader's seat.
+    pub seat: Option<Player>,
+    /// Whether spectators' messages reach it.
+    pub spectator_room: bool,
+}
+
+impl ChatSight {
+    /// A spectator's sight (also the public API's).
+    pub const SPECTATOR: ChatSight = ChatSight {
+        seat: None,
+        spectator_room: true,
+    };
 }
 
 /// Who may receive a broadcast message.
@@ -78,6 +109,8 @@ pub enum Audience {
     Players(ArmySet),
     /// Only connections playing this seat.
     Seat(Player),
+    /// The spectators' room: spectators, and the players who opened it.
+    Spectators,
     /// Only this connection.
     Conn(u64),
     /// Only the connections of the node with this tag (several nodes: connection ids are
@@ -92,6 +125,7 @@ impl Audience {
             Audience::All => true,
             Audience::Players(set) => viewer.role.seat().is_some_and(|p| set.contains(p)),
             Audience::Seat(p) => viewer.role == Role::Player(p),
+            Audience::Spectators => viewer.sight().spectator_room,
             Audience::Conn(conn) => viewer.conn == conn,
             Audience::Node(tag) => node_of(viewer.conn) == tag,
         }

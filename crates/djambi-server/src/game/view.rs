@@ -3,6 +3,7 @@
 
 use djambi_core::{Effect, Player, Position};
 
+use super::ChatSight;
 use super::state::GameState;
 use crate::clock::rfc3339;
 use crate::protocol::lifecycle::{BotLevel, TakebackView, VoteAction, VoteView, players};
@@ -196,12 +197,15 @@ pub fn chat_view(row: &ChatRow) -> ChatView {
     }
 }
 
-/// Whether a viewer playing `seat` (none for a spectator) may see a chat row: public chat
-/// everyone, a whisper only its two players.
-pub fn may_see(row: &ChatRow, seat: Option<Player>) -> bool {
-    match row.to {
-        None => true,
-        Some(to) => seat.is_some() && (seat == Some(to) || seat == row.from),
+/// Whether a reader may see a chat row: a whisper only its two players; a spectator's message
+/// (the spectators' room) only readers in that room; a player's public message the players,
+/// and spectators too unless the creator kept the players' chat to the table
+/// (`players_public` false).
+pub fn may_see(row: &ChatRow, sight: ChatSight, players_public: bool) -> bool {
+    match (row.from, row.to) {
+        (_, Some(to)) => sight.seat.is_some() && (sight.seat == Some(to) || sight.seat == row.from),
+        (None, None) => sight.spectator_room,
+        (Some(_), None) => sight.seat.is_some() || players_public,
     }
 }
 
@@ -215,11 +219,11 @@ pub struct Attendance {
     pub grace_s: u64,
 }
 
-/// The snapshot of a game for a viewer playing `seat` (none: a spectator or the public API),
-/// with the recent `chat` it may see.
+/// The snapshot of a game for a reader (its `sight`: a player's seat, or a spectator or the
+/// public API), with the recent `chat` it may see.
 pub fn game_view<'a>(
     state: &GameState,
-    seat: Option<Player>,
+    sight: ChatSight,
     table: Attendance,
     chat: impl Iterator<Item = &'a ChatRow>,
 ) -> GameView {
@@ -261,7 +265,11 @@ pub fn game_view<'a>(
             by: t.by,
             accepted: players(t.accepted),
         }),
-        chat: chat.filter(|c| may_see(c, seat)).map(chat_view).collect(),
+        chat: chat
+            .filter(|c| may_see(c, sight, state.settings.players_chat_public))
+            .map(chat_view)
+            .collect(),
+        rematch: state.rematch.clone(),
         created_at: rfc3339(state.created_at),
         updated_at: rfc3339(state.updated_at),
     }
@@ -298,9 +306,51 @@ mod tests {
             ack: None,
             at: 0,
         };
-        assert!(may_see(&row, Some(Player::Red)));
-        assert!(may_see(&row, Some(Player::Blue)));
-        assert!(!may_see(&row, Some(Player::Green)));
-        assert!(!may_see(&row, None));
+        let seat = |p| ChatSight {
+            seat: Some(p),
+            spectator_room: true,
+        };
+        assert!(may_see(&row, seat(Player::Red), true));
+        assert!(may_see(&row, seat(Player::Blue), true));
+        assert!(!may_see(&row, seat(Player::Green), true));
+        assert!(!may_see(&row, ChatSight::SPECTATOR, true));
+    }
+
+    #[test]
+    fn spectators_talk_in_their_own_room() {
+        let said = |from: Option<Player>| ChatRow {
+            id: 1,
+            v: 0,
+            from,
+            name: "Zed".into(),
+            to: None,
+            text: "hi".into(),
+            ack: None,
+            at: 0,
+        };
+        let closed = ChatSight {
+            seat: Some(Player::Red),
+            spectator_room: false,
+        };
+        let opened = ChatSight {
+            spectator_room: true,
+            ..closed
+        };
+        // A spectator's message: spectators, and a player only once the room is open.
+        assert!(may_see(&said(None), ChatSight::SPECTATOR, true));
+        assert!(!may_see(&said(None), closed, true));
+        assert!(may_see(&said(None), opened, true));
+        // A player's public message: every player; spectators unless the creator said no.
+        assert!(may_see(&said(Some(Player::Blue)), closed, false));
+        assert!(may_see(
+            &said(Some(Player::Blue)),
+            ChatSight::SPECTATOR,
+            true
+        ));
+        assert!(!may_see(
+            &said(Some(Player::Blue)),
+            ChatSight::SPECTATOR,
+            false
+        ));
     }
 }

@@ -50,6 +50,7 @@ async fn create(
     };
     new.names = body.names;
     new.open = body.open;
+    new.listed = body.listed;
     new.creator = Some(client.key());
     new.base_url = Some(base);
     new.bots = body.bots.into_iter().map(|(p, l)| (p, l.0)).collect();
@@ -60,6 +61,7 @@ async fn create(
         body.takeover_level,
         body.bot_movetime_ms,
         min_per_turn,
+        body.players_chat_public,
     )?;
     // A seat handed over on a timeout gets a bot like the table's others, unless named.
     if body.takeover_level.is_none()

@@ -114,6 +114,18 @@ pub enum ClientMessage {
         /// Agreed or not.
         yes: bool,
     },
+    /// A player opens (or closes) the spectators' room on this connection: spectators'
+    /// messages reach it from now on (or no longer). Answered by a snapshot, whose `chat`
+    /// holds the room's recent messages when open. A spectator is always in the room.
+    SpectatorRoom {
+        /// Open or closed.
+        open: bool,
+    },
+    /// After the game, ask for a rematch: the same table, seats rotated (PROTOCOL §6.7).
+    Rematch {
+        /// The client's id for this command.
+        ack: u64,
+    },
     /// Ask again for the events after `since` (or a snapshot).
     Sync {
         /// The last event version the client saw; none asks for a snapshot.
@@ -139,8 +151,12 @@ impl ClientMessage {
             | ClientMessage::Vote { ack, .. }
             | ClientMessage::VoteAnswer { ack, .. }
             | ClientMessage::Takeback { ack }
-            | ClientMessage::TakebackAnswer { ack, .. } => Some(*ack),
-            ClientMessage::Hello { .. } | ClientMessage::Sync { .. } | ClientMessage::Ping => None,
+            | ClientMessage::TakebackAnswer { ack, .. }
+            | ClientMessage::Rematch { ack } => Some(*ack),
+            ClientMessage::Hello { .. }
+            | ClientMessage::Sync { .. }
+            | ClientMessage::SpectatorRoom { .. }
+            | ClientMessage::Ping => None,
         }
     }
 }

@@ -32,6 +32,17 @@ pub struct CreateGame {
     /// Whether free seats may be claimed without an invite (and the game is listed as open).
     #[serde(default)]
     pub open: bool,
+    /// Whether `GET /api/games` lists the game (default: `open`). An unlisted game is
+    /// watched through its link; `?ids=` still answers for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listed: Option<bool>,
+    /// Whether spectators read the players' public chat (default true); spectators always
+    /// talk in their own room.
+    #[serde(
+        default = "super::lifecycle::yes",
+        skip_serializing_if = "super::lifecycle::is_yes"
+    )]
+    pub players_chat_public: bool,
     /// Seats played by bots from the start, with their levels (never invited).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub bots: BTreeMap<Player, BotLevel>,
@@ -139,6 +150,8 @@ pub struct GameSummary {
     pub hostage: Option<Army>,
     /// Whether free seats may be claimed without an invite.
     pub open: bool,
+    /// Whether the lobby lists it (an unlisted game appears only in `?ids=` answers).
+    pub listed: bool,
     /// Open, live or finished.
     pub status: GameStatus,
     /// The seats.

@@ -51,6 +51,19 @@ pub enum ClockSpec {
     },
 }
 
+/// The rematch a finished game's people were offered: a new game from the same start, the same
+/// people and bots with the seats rotated (each seat to the next in base order). A person
+/// joins their new seat with the token of their old one (PROTOCOL §6.7).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RematchView {
+    /// The new game.
+    pub game: uuid::Uuid,
+    /// Who asked for it.
+    pub by: Player,
+    /// Each old seat's seat in the new game.
+    pub seats: std::collections::BTreeMap<Player, Player>,
+}
+
 /// What happens when a player's clock or deadline runs out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -73,6 +86,20 @@ pub struct Settings {
     pub takeover_level: BotLevel,
     /// How long each bot thinks, in milliseconds.
     pub bot_movetime_ms: u32,
+    /// Whether spectators read the players' public chat (the creator may keep it to the
+    /// table); left out when true.
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub players_chat_public: bool,
+}
+
+/// Serde's default for a flag that is on unless said.
+pub(crate) fn yes() -> bool {
+    true
+}
+
+/// Whether a flag that is on unless said is on (it goes without saying).
+pub(crate) fn is_yes(b: &bool) -> bool {
+    *b
 }
 
 impl Default for Settings {
@@ -82,6 +109,7 @@ impl Default for Settings {
             on_timeout: OnTimeout::Resign,
             takeover_level: BotLevel(Level::Medium),
             bot_movetime_ms: 1000,
+            players_chat_public: true,
         }
     }
 }
@@ -174,8 +202,12 @@ pub enum ClockView {
         running: Option<Player>,
         /// When `remaining_ms` was measured.
         since: i64,
-        /// When the running clock reaches zero.
+        /// When the running clock reaches zero (on a player's first turn: when its allowance
+        /// ends).
         deadline: Option<i64>,
+        /// The running player is on their first turn: their clock does not run yet.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        first_turn: bool,
     },
     /// A deadline per turn.
     Correspondence {

@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use super::event::{EventView, StateView};
 use super::legal::LegalView;
-use super::lifecycle::{BotLevel, Settings, TakebackView, VoteView};
+use super::lifecycle::{BotLevel, RematchView, Settings, TakebackView, VoteView};
 
 /// One message from the server, tagged by `type`.
 #[derive(Clone, Debug, Serialize)]
@@ -70,6 +70,9 @@ pub enum ServerMessage {
     },
     /// A chat message or a whisper.
     Chat(ChatView),
+    /// After the game: a rematch was asked for (PROTOCOL §6.7). Sent to every connection; also
+    /// in the snapshot's `rematch`.
+    Rematch(RematchView),
     /// Who is connected, and the seats' names and claims (sent when a connection comes or
     /// goes and when a seat is claimed).
     Presence {
@@ -158,6 +161,8 @@ pub enum ErrorCode {
     NoVote,
     /// No such takeback, or it may not be asked for or answered.
     NoTakeback,
+    /// A rematch before the game is over, or for a seat no person played.
+    NoRematch,
 }
 
 impl ErrorCode {
@@ -188,6 +193,7 @@ impl ErrorCode {
             ErrorCode::NoBot => "no_bot",
             ErrorCode::NoVote => "no_vote",
             ErrorCode::NoTakeback => "no_takeback",
+            ErrorCode::NoRematch => "no_rematch",
         }
     }
 }
@@ -346,6 +352,9 @@ pub struct GameView {
     pub takeback: Option<TakebackView>,
     /// Recent public chat and the recipient's own whispers, oldest first.
     pub chat: Vec<ChatView>,
+    /// The rematch offered after the game (left out until someone asks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<RematchView>,
     /// When the game was created (RFC 3339).
     pub created_at: String,
     /// When it last changed (RFC 3339).

@@ -31,6 +31,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "bot_seed",
         include_str!("../../../../migrations/sqlite/0004_bot_seed.sql"),
     ),
+    (
+        5,
+        "listed_rematch",
+        include_str!("../../../../migrations/sqlite/0005_listed_rematch.sql"),
+    ),
 ];
 
 /// (version, description, SQL) of each Postgres migration, in order.
@@ -59,6 +64,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         5,
         "bot_seed",
         include_str!("../../../../migrations/postgres/0005_bot_seed.sql"),
+    ),
+    (
+        6,
+        "listed_rematch",
+        include_str!("../../../../migrations/postgres/0006_listed_rematch.sql"),
     ),
 ];
 

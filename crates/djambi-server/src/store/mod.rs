@@ -26,7 +26,7 @@ use uuid::Uuid;
 
 use crate::metrics::Metrics;
 use crate::protocol::GameStatus;
-use crate::protocol::lifecycle::{BotLevel, Settings};
+use crate::protocol::lifecycle::{BotLevel, RematchView, Settings};
 use crate::token::TokenHash;
 
 pub use cluster::{Fence, Ownership};
@@ -127,6 +127,8 @@ pub struct GameRow {
     pub start: String,
     /// Whether free seats are claimable without an invite.
     pub open: bool,
+    /// Whether the lobby lists it (`GET /api/games`).
+    pub listed: bool,
     /// When it was created.
     pub created_at: i64,
     /// Where it stands now.
@@ -156,6 +158,8 @@ pub struct GameSummaryRow {
     pub result: Option<ResultRecord>,
     /// The ranking so far.
     pub ranking: Vec<Vec<Player>>,
+    /// The rematch offered after the game, if any.
+    pub rematch: Option<RematchView>,
     /// When it last changed.
     pub updated_at: i64,
 }

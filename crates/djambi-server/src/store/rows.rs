@@ -43,8 +43,8 @@ fn json<T: serde::de::DeserializeOwned>(s: &str, what: &str) -> Result<T, StoreE
 /// The columns of `games` that [`game`] reads, for `concat!` into static SQL.
 macro_rules! game_columns {
     () => {
-        "id, players, hostage, rules, start_dpn, open, status, v, dpn, to_move, turn, result, \
-         ranking, created_at, updated_at, settings, admin_hash, bot_seed"
+        "id, players, hostage, rules, start_dpn, open, listed, status, v, dpn, to_move, turn, result, \
+         ranking, created_at, updated_at, settings, admin_hash, bot_seed, rematch"
     };
 }
 pub(super) use game_columns;
@@ -62,6 +62,7 @@ pub(super) fn game(row: &AnyRow) -> Result<GameRow, StoreError> {
     let admin_hash: Option<String> = row.try_get("admin_hash")?;
     // Stored as a signed 64-bit integer (both databases' BIGINT): the same 64 bits.
     let bot_seed: Option<i64> = row.try_get("bot_seed")?;
+    let rematch: Option<String> = row.try_get("rematch")?;
     Ok(GameRow {
         id,
         players: u8::try_from(players).map_err(|_| corrupt("players"))?,
@@ -69,6 +70,7 @@ pub(super) fn game(row: &AnyRow) -> Result<GameRow, StoreError> {
         rules: json(&rules, "rules")?,
         start: row.try_get("start_dpn")?,
         open: row.try_get::<i64, _>("open")? != 0,
+        listed: row.try_get::<i64, _>("listed")? != 0,
         created_at: row.try_get("created_at")?,
         summary: GameSummaryRow {
             status: GameStatus::parse(&status)
@@ -79,6 +81,7 @@ pub(super) fn game(row: &AnyRow) -> Result<GameRow, StoreError> {
             turn: u32::try_from(row.try_get::<i64, _>("turn")?).map_err(|_| corrupt("turn"))?,
             result: result.as_deref().map(|r| json(r, "result")).transpose()?,
             ranking: json(&ranking, "ranking")?,
+            rematch: rematch.as_deref().map(|r| json(r, "rematch")).transpose()?,
             updated_at: row.try_get("updated_at")?,
         },
         settings: settings

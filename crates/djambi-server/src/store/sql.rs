@@ -17,9 +17,10 @@ pub(super) async fn insert_game(conn: &mut AnyConnection, g: &GameRow) -> Result
     let s = &g.summary;
     sqlx::query(
         "INSERT INTO games (id, players, hostage, rules, start_dpn, open, status, v, dpn, \
-         to_move, turn, result, ranking, created_at, updated_at, settings, admin_hash, bot_seed) \
+         to_move, turn, result, ranking, created_at, updated_at, settings, admin_hash, bot_seed, \
+         listed, rematch) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
-         $18)",
+         $18, $19, $20)",
     )
     .bind(g.id.to_string())
     .bind(i64::from(g.players))
@@ -39,6 +40,8 @@ pub(super) async fn insert_game(conn: &mut AnyConnection, g: &GameRow) -> Result
     .bind(json(&g.settings))
     .bind(g.admin_hash.map(|h| h.to_hex()))
     .bind(g.bot_seed.map(|s| s as i64))
+    .bind(i64::from(g.listed))
+    .bind(s.rematch.as_ref().map(json))
     .execute(conn)
     .await?;
     Ok(())
@@ -258,7 +261,7 @@ async fn update_summary(
 ) -> Result<(), StoreError> {
     sqlx::query(
         "UPDATE games SET status = $1, v = $2, dpn = $3, to_move = $4, turn = $5, \
-         result = $6, ranking = $7, updated_at = $8 WHERE id = $9",
+         result = $6, ranking = $7, updated_at = $8, rematch = $9 WHERE id = $10",
     )
     .bind(s.status.as_str())
     .bind(int(s.v))
@@ -268,6 +271,7 @@ async fn update_summary(
     .bind(s.result.as_ref().map(json))
     .bind(json(&s.ranking))
     .bind(s.updated_at)
+    .bind(s.rematch.as_ref().map(json))
     .bind(game.to_string())
     .execute(&mut *conn)
     .await?;
@@ -393,7 +397,7 @@ pub(super) async fn list_games(
             let games = sqlx::query(concat!(
                 "SELECT ",
                 game_columns!(),
-                " FROM games WHERE status = $1 ORDER BY updated_at DESC, id LIMIT $2"
+                " FROM games WHERE listed = 1 AND status = $1 ORDER BY updated_at DESC, id LIMIT $2"
             ))
             .bind(status.as_str())
             .bind(i64::from(limit))
@@ -401,7 +405,8 @@ pub(super) async fn list_games(
             .await?;
             let seats = sqlx::query(
                 "SELECT game_id, player, name, token_hash, claimed, bot FROM seats WHERE game_id IN \
-                 (SELECT id FROM games WHERE status = $1 ORDER BY updated_at DESC, id LIMIT $2)",
+                 (SELECT id FROM games WHERE listed = 1 AND status = $1 \
+                 ORDER BY updated_at DESC, id LIMIT $2)",
             )
             .bind(status.as_str())
             .bind(i64::from(limit))
@@ -413,14 +418,14 @@ pub(super) async fn list_games(
             let games = sqlx::query(concat!(
                 "SELECT ",
                 game_columns!(),
-                " FROM games ORDER BY updated_at DESC, id LIMIT $1"
+                " FROM games WHERE listed = 1 ORDER BY updated_at DESC, id LIMIT $1"
             ))
             .bind(i64::from(limit))
             .fetch_all(&mut *conn)
             .await?;
             let seats = sqlx::query(
                 "SELECT game_id, player, name, token_hash, claimed, bot FROM seats WHERE game_id IN \
-                 (SELECT id FROM games ORDER BY updated_at DESC, id LIMIT $1)",
+                 (SELECT id FROM games WHERE listed = 1 ORDER BY updated_at DESC, id LIMIT $1)",
             )
             .bind(i64::from(limit))
             .fetch_all(&mut *conn)

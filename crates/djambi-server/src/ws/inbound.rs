@@ -86,7 +86,11 @@ pub fn action(message: ClientMessage) -> Option<(u64, Action)> {
         ClientMessage::VoteAnswer { ack, yes } => (ack, Action::VoteAnswer(yes)),
         ClientMessage::Takeback { ack } => (ack, Action::Takeback),
         ClientMessage::TakebackAnswer { ack, yes } => (ack, Action::TakebackAnswer(yes)),
-        ClientMessage::Hello { .. } | ClientMessage::Sync { .. } | ClientMessage::Ping => {
+        ClientMessage::Rematch { ack } => (ack, Action::Rematch),
+        ClientMessage::Hello { .. }
+        | ClientMessage::Sync { .. }
+        | ClientMessage::SpectatorRoom { .. }
+        | ClientMessage::Ping => {
             return None;
         }
     })

@@ -396,7 +396,7 @@ impl Connection {
     /// The joined connection's loop.
     async fn play(&mut self, joined: Joined) {
         let Joined {
-            viewer,
+            mut viewer,
             mut events,
             initial,
             mirror: _mirror,
@@ -414,7 +414,7 @@ impl Connection {
             let flow = tokio::select! {
                 frame = self.next_message() => match frame {
                     None => Flow::Stop,
-                    Some(frame) => Box::pin(self.on_frame(&viewer, &mut events, frame)).await,
+                    Some(frame) => Box::pin(self.on_frame(&mut viewer, &mut events, frame)).await,
                 },
                 received = events.recv() => Box::pin(self.on_broadcast(&viewer, received)).await,
             };
@@ -426,7 +426,7 @@ impl Connection {
 
     async fn on_frame(
         &mut self,
-        viewer: &Viewer,
+        viewer: &mut Viewer,
         events: &mut broadcast::Receiver<Outbound>,
         frame: Result<ClientMessage, inbound::Refused>,
     ) -> Flow {
@@ -448,6 +448,10 @@ impl Connection {
                     .await,
             ),
             ClientMessage::Sync { since } => self.send_sync(viewer, since).await,
+            ClientMessage::SpectatorRoom { open } => {
+                viewer.spectator_room = open;
+                self.send_sync(viewer, None).await
+            }
             command => {
                 let Some((ack, action)) = inbound::action(command) else {
                     return Flow::Continue;

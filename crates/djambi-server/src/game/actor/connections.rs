@@ -11,7 +11,7 @@ use crate::clock::rfc3339;
 use crate::game::handle::{JoinError, JoinRequest, Joined};
 use crate::game::text::display_name;
 use crate::game::view::{Attendance, apply_viewed, game_view, may_see};
-use crate::game::{Audience, Outbound, Role, Seq, Viewer};
+use crate::game::{Audience, ChatSight, Outbound, Role, Seq, Viewer};
 use crate::protocol::lifecycle::BotLevel;
 use crate::protocol::{ErrorCode, GameView, SeatPresence, ServerMessage, You};
 use crate::token::TokenHash;
@@ -59,6 +59,7 @@ impl Actor {
             role,
             name,
             token,
+            spectator_room: false,
         };
         // Seats always get in: past the cap, the seat's oldest socket makes room.
         if let Role::Player(p) = role {
@@ -91,8 +92,9 @@ impl Actor {
         // A snapshot carries the recent chat already; after a `resume`, the chat missed.
         if let Some(seen) = chat_since.filter(|_| resumed) {
             for row in self.chat.iter().filter(|c| c.id > seen) {
-                if may_see(row, role.seat()) {
-                    initial.push(chat_outbound(row));
+                let public = self.state.settings.players_chat_public;
+                if may_see(row, viewer.sight(), public) {
+                    initial.push(chat_outbound(row, public));
                 }
             }
         }
@@ -174,13 +176,13 @@ impl Actor {
         )
     }
 
-    pub(super) fn view(&self, seat: Option<Player>) -> GameView {
+    pub(super) fn view(&self, sight: ChatSight) -> GameView {
         let table = Attendance {
             away_since: self.away_since,
             spectators: self.presence.spectators(),
             grace_s: self.ctx.limits.absent_grace.as_secs(),
         };
-        game_view(&self.state, seat, table, self.chat.iter())
+        game_view(&self.state, sight, table, self.chat.iter())
     }
 
     fn snapshot(&self, viewer: &Viewer) -> Outbound {
@@ -194,7 +196,7 @@ impl Actor {
             encode(&ServerMessage::Snapshot {
                 v: self.state.v,
                 you,
-                game: Box::new(self.view(viewer.role.seat())),
+                game: Box::new(self.view(viewer.sight())),
             }),
         )
     }

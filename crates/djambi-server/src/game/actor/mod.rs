@@ -10,6 +10,7 @@ mod admin;
 mod bots;
 mod commit;
 mod connections;
+mod rematch;
 mod remote;
 mod seats;
 mod talk;
@@ -31,7 +32,7 @@ use super::bots::BotPool;
 use super::command::{self, Action, Rejection, Table};
 use super::handle::{Command, GameHandle, Reply};
 use super::state::GameState;
-use super::{Audience, Limits, Outbound, Presence, Role, Seq, Viewer, restarting};
+use super::{Audience, ChatSight, Limits, Outbound, Presence, Role, Seq, Viewer, restarting};
 use crate::clock::now_ms;
 use crate::metrics::Metrics;
 use crate::protocol::{ErrorCode, GameStatus, ServerMessage};
@@ -333,7 +334,7 @@ impl Actor {
                 }
             }
             Command::Snapshot { reply } => {
-                let _ = reply.send(self.view(None));
+                let _ = reply.send(self.view(ChatSight::SPECTATOR));
             }
             Command::Record { reply } => {
                 let _ = reply.send(self.state.record());
@@ -424,6 +425,7 @@ impl Actor {
         let result = match action {
             Action::Chat(text) => self.chat(viewer, ack, None, text).await,
             Action::Whisper(to, text) => self.chat(viewer, ack, Some(to), text).await,
+            Action::Rematch => self.rematch(viewer).await,
             action => {
                 let table = self.table(now_ms());
                 match command::decide(&self.state, viewer.role, &action, &table) {

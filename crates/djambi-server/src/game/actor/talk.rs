@@ -30,7 +30,7 @@ impl Actor {
         })?;
         let from = viewer.role.seat();
         let audience = match to {
-            None => Audience::All,
+            None => chat_audience(from, None, self.state.settings.players_chat_public),
             Some(to) => {
                 let Some(from) = from else {
                     return Err(Rejection::new(
@@ -77,7 +77,7 @@ impl Actor {
         })?;
         self.last_chat_id = row.id;
         self.touched = row.at;
-        let mut outbound = chat_outbound(&row);
+        let mut outbound = chat_outbound(&row, self.state.settings.players_chat_public);
         outbound.audience = audience;
         self.chat.push_back(row);
         while self.chat.len() > self.ctx.limits.recent_chat.max(1) {
@@ -88,14 +88,25 @@ impl Actor {
     }
 }
 
-pub(super) fn chat_outbound(row: &ChatRow) -> Outbound {
-    let audience = match (row.from, row.to) {
+/// Who receives a chat row (as `may_see` reads it): a whisper its two players, a spectator's
+/// message the spectators' room, a player's public message everyone, or the players only when
+/// the creator kept their chat from spectators.
+fn chat_audience(from: Option<Player>, to: Option<Player>, players_public: bool) -> Audience {
+    match (from, to) {
         (Some(from), Some(to)) => Audience::Players(ArmySet::EMPTY.with(from).with(to)),
-        _ => Audience::All,
-    };
+        (None, _) => Audience::Spectators,
+        (Some(_), None) if players_public => Audience::All,
+        (Some(_), None) => {
+            Audience::Players(Player::ALL.into_iter().fold(ArmySet::EMPTY, ArmySet::with))
+        }
+    }
+}
+
+/// A chat row as a message to the connections that may read it.
+pub(super) fn chat_outbound(row: &ChatRow, players_public: bool) -> Outbound {
     Outbound::new(
         Seq::None,
-        audience,
+        chat_audience(row.from, row.to, players_public),
         encode(&ServerMessage::Chat(chat_view(row))),
     )
 }

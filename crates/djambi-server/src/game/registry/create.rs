@@ -41,6 +41,8 @@ pub struct NewGame {
     pub names: BTreeMap<Player, String>,
     /// Whether free seats are claimable without an invite.
     pub open: bool,
+    /// Whether the lobby lists it (default: when open).
+    pub listed: Option<bool>,
     /// The address that asked for it (its games count against that address's caps).
     pub creator: Option<IpKey>,
     /// The base of its links (the configured public URL, else the address the creator used).
@@ -70,6 +72,7 @@ impl NewGame {
             start,
             names: BTreeMap::new(),
             open: false,
+            listed: None,
             creator: None,
             base_url: None,
             bots: BTreeMap::new(),
@@ -114,6 +117,7 @@ impl NewGame {
         takeover_level: Option<crate::protocol::lifecycle::BotLevel>,
         bot_movetime_ms: Option<u32>,
         min_per_turn_s: u32,
+        players_chat_public: bool,
     ) -> Result<Settings, AppError> {
         let bad = |m: String| Err(AppError::BadRequest(m));
         match clock {
@@ -155,6 +159,7 @@ impl NewGame {
             }),
             takeover_level: takeover_level.unwrap_or(defaults.takeover_level),
             bot_movetime_ms: movetime,
+            players_chat_public,
         })
     }
 }
@@ -232,6 +237,7 @@ impl Registry {
             new.open,
             now_ms(),
         )
+        .with_listed(new.listed.unwrap_or(new.open))
         .with_settings(new.settings, Some(admin.hash()))
         .with_bot_seed(new.bot_seed);
         let rows: Vec<_> = state.seats.iter().map(Seat::row).collect();

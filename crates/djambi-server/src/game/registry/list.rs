@@ -35,6 +35,7 @@ impl Registry {
                     players: row.players,
                     hostage: row.hostage,
                     open: row.open,
+                    listed: row.listed,
                     status: s.status,
                     seats: seats
                         .into_iter()

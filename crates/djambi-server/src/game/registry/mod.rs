@@ -21,7 +21,7 @@ mod create;
 mod list;
 
 pub use cluster::{adopt_orphans, stop_on_lease_loss};
-pub use create::{BOTS_ONLY_TURN_LIMIT, NewGame};
+pub use create::{BOTS_ONLY_TURN_LIMIT, NewGame, fresh_seed};
 
 use super::actor::{Actor, Context, Owned};
 use super::bots::BotPool;

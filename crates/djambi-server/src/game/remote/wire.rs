@@ -108,6 +108,8 @@ pub struct WireViewer {
     player: Option<Player>,
     name: String,
     token: Option<String>,
+    #[serde(default)]
+    spectator_room: bool,
 }
 
 impl From<&Viewer> for WireViewer {
@@ -117,6 +119,7 @@ impl From<&Viewer> for WireViewer {
             player: v.role.seat(),
             name: v.name.clone(),
             token: v.token.map(|t| t.to_hex()),
+            spectator_room: v.spectator_room,
         }
     }
 }
@@ -133,6 +136,7 @@ impl WireViewer {
             role: self.player.map_or(Role::Spectator, Role::Player),
             name: self.name,
             token,
+            spectator_room: self.spectator_room,
         })
     }
 }
@@ -152,6 +156,7 @@ enum WireAudience {
     All,
     Players(Vec<Player>),
     Seat(Player),
+    Spectators,
     Conn(u64),
     Node(u32),
 }
@@ -165,6 +170,7 @@ impl<'a> WireOutbound<'a> {
                 Audience::All => WireAudience::All,
                 Audience::Players(set) => WireAudience::Players(set.iter().collect()),
                 Audience::Seat(p) => WireAudience::Seat(p),
+                Audience::Spectators => WireAudience::Spectators,
                 Audience::Conn(c) => WireAudience::Conn(c),
                 Audience::Node(t) => WireAudience::Node(t),
             },
@@ -199,6 +205,7 @@ impl<'a> WireOutbound<'a> {
                         .fold(ArmySet::EMPTY, |set, p| set.with(p)),
                 ),
                 WireAudience::Seat(p) => Audience::Seat(p),
+                WireAudience::Spectators => Audience::Spectators,
                 WireAudience::Conn(c) => Audience::Conn(c),
                 WireAudience::Node(t) => Audience::Node(t),
             },
@@ -303,6 +310,7 @@ mod tests {
             (Seq::Event(7), Audience::All, None),
             (Seq::Snapshot(3), Audience::Players(players), None),
             (Seq::None, Audience::Seat(Player::Blue), None),
+            (Seq::None, Audience::Spectators, None),
             (
                 Seq::None,
                 Audience::Conn(5 << 32 | 9),
@@ -335,6 +343,7 @@ mod tests {
             role: Role::Player(Player::Yellow),
             name: "Ann".into(),
             token: Some(TokenHash::of("secret")),
+            spectator_room: true,
         };
         let call = Call::Act {
             viewer: WireViewer::from(&viewer),

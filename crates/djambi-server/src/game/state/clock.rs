@@ -3,12 +3,16 @@
 //! `paused` event, charged to nobody).
 //!
 //! Live clocks run only on their player's turns (bonus turns included) and get the increment
-//! after each of them; a correspondence game has a deadline per turn. A bot's clock does not
-//! run.
+//! after each of them. As on lichess, a player's clock starts after their first turn: that turn
+//! is not charged and has its own allowance ([`FIRST_TURN_MS`], or the whole clock if shorter).
+//! A correspondence game has a deadline per turn.
 
 use djambi_core::Player;
 
 use crate::protocol::lifecycle::{ClockSpec, ClockView, SeatTimes};
+
+/// How long a player's first turn under a live clock may take; it is not charged to the clock.
+pub const FIRST_TURN_MS: i64 = 30_000;
 
 /// The clock of a timed game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +26,8 @@ pub struct Clock {
     since: i64,
     /// When the running player's time or turn runs out.
     deadline: Option<i64>,
+    /// Which seats have played a turn (their live clock runs from then on).
+    played: [bool; 4],
 }
 
 impl Clock {
@@ -37,12 +43,24 @@ impl Clock {
             running: None,
             since: 0,
             deadline: None,
+            played: [false; 4],
         }
+    }
+
+    /// Whether `player`'s live clock runs: from the end of their first turn on.
+    fn charged(&self, player: Player) -> bool {
+        matches!(self.spec, ClockSpec::Live { .. }) && self.played[player.index()]
+    }
+
+    /// Whether the running player is on their first, uncharged turn (live clocks).
+    pub fn first_turn(&self) -> bool {
+        matches!(self.spec, ClockSpec::Live { .. })
+            && self.running.is_some_and(|p| !self.played[p.index()])
     }
 
     /// Charges the running player for the time up to `at`.
     pub fn charge(&mut self, at: i64) {
-        if let (ClockSpec::Live { .. }, Some(p)) = (self.spec, self.running) {
+        if let Some(p) = self.running.filter(|p| self.charged(*p)) {
             let used = (at - self.since).max(0);
             let left = &mut self.remaining[p.index()];
             *left = (*left - used).max(0);
@@ -50,11 +68,15 @@ impl Clock {
         self.since = self.since.max(at);
     }
 
-    /// After `player`'s own turn: its increment.
+    /// After `player`'s own turn: its increment (from the second turn on: the first one
+    /// was not charged), and its clock runs from now on.
     pub fn turn_played(&mut self, player: Player) {
-        if let ClockSpec::Live { increment_s, .. } = self.spec {
+        if let ClockSpec::Live { increment_s, .. } = self.spec
+            && self.charged(player)
+        {
             self.remaining[player.index()] += i64::from(increment_s) * 1000;
         }
+        self.played[player.index()] = true;
     }
 
     /// `player`'s time ran out.
@@ -67,6 +89,9 @@ impl Clock {
         self.since = self.since.max(at);
         self.running = who;
         self.deadline = who.map(|p| match self.spec {
+            ClockSpec::Live { .. } if !self.charged(p) => {
+                self.since + self.remaining[p.index()].min(FIRST_TURN_MS)
+            }
             ClockSpec::Live { .. } => self.since + self.remaining[p.index()],
             ClockSpec::Correspondence { per_turn_s } => self.since + i64::from(per_turn_s) * 1000,
         });
@@ -105,7 +130,7 @@ impl Clock {
         match self.spec {
             ClockSpec::Live { .. } => {
                 let left = self.remaining[player.index()];
-                if self.running == Some(player) {
+                if self.running == Some(player) && self.charged(player) {
                     (left - (now - self.since).max(0)).max(0)
                 } else {
                     left
@@ -131,6 +156,7 @@ impl Clock {
                 running: self.running,
                 since: self.since,
                 deadline: self.deadline,
+                first_turn: self.first_turn(),
             },
             ClockSpec::Correspondence { per_turn_s } => ClockView::Correspondence {
                 per_turn_s,
@@ -146,12 +172,53 @@ mod tests {
     use super::*;
     use djambi_core::Army::*;
 
+    /// Plays every seat's first, uncharged turn.
+    fn past_first_turns(c: &mut Clock) {
+        for p in [Red, Blue, Yellow, Green] {
+            c.turn_played(p);
+        }
+    }
+
+    #[test]
+    fn a_first_turn_is_not_charged_and_has_its_own_allowance() {
+        let mut c = Clock::new(ClockSpec::Live {
+            initial_s: 60,
+            increment_s: 5,
+        });
+        c.start_turn(Some(Red), 1_000);
+        assert!(c.first_turn());
+        assert_eq!(c.deadline(), Some((Red, 31_000)));
+        assert_eq!(c.left(Red, 20_000), 60_000);
+        assert!(matches!(
+            c.view(),
+            ClockView::Live {
+                first_turn: true,
+                ..
+            }
+        ));
+        // Red plays after 20 s: nothing charged, no increment; its clock runs from now on.
+        c.charge(21_000);
+        c.turn_played(Red);
+        c.start_turn(Some(Red), 21_000);
+        assert!(!c.first_turn());
+        assert_eq!(c.deadline(), Some((Red, 81_000)));
+        assert_eq!(c.left(Red, 31_000), 50_000);
+        // A clock shorter than the allowance: the first turn may take the whole clock.
+        let mut short = Clock::new(ClockSpec::Live {
+            initial_s: 2,
+            increment_s: 0,
+        });
+        short.start_turn(Some(Blue), 0);
+        assert_eq!(short.deadline(), Some((Blue, 2_000)));
+    }
+
     #[test]
     fn live_clocks_run_on_their_own_turns_with_the_increment() {
         let mut c = Clock::new(ClockSpec::Live {
             initial_s: 60,
             increment_s: 5,
         });
+        past_first_turns(&mut c);
         c.start_turn(Some(Red), 1_000);
         assert_eq!(c.deadline(), Some((Red, 61_000)));
         // Red thinks 10 s and plays.

@@ -18,7 +18,7 @@ pub use checkpoint::Checkpoint;
 pub use clock::Clock;
 pub use takeback::NoTakeback;
 
-use crate::protocol::lifecycle::{BotLevel, ClockSpec, Settings, VoteAction};
+use crate::protocol::lifecycle::{BotLevel, ClockSpec, RematchView, Settings, VoteAction};
 use crate::protocol::{CancelReason, GameStatus, TurnEntry};
 use crate::store::{EventKind, EventRow, GameRow, GameSummaryRow, SeatRow, StoredGame};
 use crate::token::TokenHash;
@@ -132,6 +132,8 @@ pub struct GameState {
     pub hostage: Option<Army>,
     /// Whether free seats may be claimed without an invite.
     pub open: bool,
+    /// Whether the lobby lists the game (by default: when it is open).
+    pub listed: bool,
     /// When the game was created.
     pub created_at: i64,
     /// When it last changed.
@@ -169,6 +171,8 @@ pub struct GameState {
     /// Since when (the count of turns that stood then) every living seat is a bot, if it is:
     /// from then on the game ends after [`BOTS_ALONE_QUIET_TURNS`] quiet turns.
     pub bots_alone_since: Option<u32>,
+    /// The rematch offered after the game (never rolled back: it comes after the end).
+    pub rematch: Option<RematchView>,
 }
 
 /// Any game without a turn limit, people's too, is drawn (agreed) after this many
@@ -190,6 +194,7 @@ impl GameState {
             players: game.players().len() as u8,
             hostage: start.hostage(),
             open,
+            listed: open,
             created_at: now,
             updated_at: now,
             game,
@@ -207,7 +212,14 @@ impl GameState {
             takeback: None,
             bot_seed: 0,
             bots_alone_since: None,
+            rematch: None,
         }
+    }
+
+    /// The same, listed in the lobby or not.
+    pub fn with_listed(mut self, listed: bool) -> Self {
+        self.listed = listed;
+        self
     }
 
     /// The same with the seed of its bots' choices.
@@ -257,9 +269,11 @@ impl GameState {
             })
             .collect();
         let mut state = GameState::new(row.id, start, seats, row.open, row.created_at)
+            .with_listed(row.listed)
             .with_settings(row.settings, row.admin_hash)
             .with_bot_seed(row.bot_seed.unwrap_or_else(|| seed_of_id(row.id)));
         state.updated_at = row.summary.updated_at;
+        state.rematch = row.summary.rematch.clone();
         Ok(state)
     }
 
@@ -441,6 +455,7 @@ impl GameState {
             rules: self.rules(),
             start: self.game.start().to_dpn(),
             open: self.open,
+            listed: self.listed,
             created_at: self.created_at,
             summary: self.summary(),
             settings: self.settings,
@@ -460,6 +475,7 @@ impl GameState {
             turn: pos.turn(),
             result: self.result(),
             ranking: self.game.ranking(),
+            rematch: self.rematch.clone(),
             updated_at: self.updated_at,
         }
     }

@@ -168,7 +168,8 @@ fn the_clock_follows_the_events_times() {
     s.apply(&EventKind::Started, 1_000).unwrap();
     assert_eq!(s.clock.unwrap().deadline(), Some((Red, 11_000)));
     s.apply(&turn(Red, "b7-b5"), 4_000).unwrap();
-    assert_eq!(s.clock.unwrap().left(Red, 4_000), 9_000);
+    // The first turn is not charged (and earns no increment).
+    assert_eq!(s.clock.unwrap().left(Red, 4_000), 10_000);
     assert_eq!(s.clock.unwrap().deadline(), Some((Blue, 14_000)));
     assert!(s.apply(&EventKind::Timeout(Red), 5_000).is_err());
     s.apply(&EventKind::Timeout(Blue), 14_000).unwrap();
