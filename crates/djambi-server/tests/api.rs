@@ -172,8 +172,9 @@ async fn listing_and_looking() {
         let (_, c) = post_json(addr, "/api/games", &json!({"players": 4, "open": true})).await;
         (c["id"].as_str().unwrap().to_string(), ())
     };
-    let (live_id, _) = standard_game(addr).await;
-    let (done_id, tokens) = import_game(addr, SCRIPT_START, &[]).await;
+    let listed = json!({"players": 4, "listed": true});
+    let (live_id, _) = game_from(addr, &listed).await;
+    let (done_id, tokens) = game_from(addr, &listed).await;
     // Finish it: everyone but red resigns.
     for token in &tokens[1..] {
         let (mut ws, _) = Ws::join(addr, &done_id, Some(token), None).await;

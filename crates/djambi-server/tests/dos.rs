@@ -252,7 +252,9 @@ async fn games_nobody_claims_expire() {
     let db = TestDb::sqlite();
     let server = TestServer::start(&db).await;
     let addr = server.addr;
-    let (_, created) = post_json(addr, "/api/games", &json!({"players": 4})).await;
+    // Listed, so that the list of cancelled games shows it.
+    let body = json!({"players": 4, "listed": true});
+    let (_, created) = post_json(addr, "/api/games", &body).await;
     let id = created["id"].as_str().unwrap().to_string();
     let token = created["seats"][0]["token"].as_str().unwrap().to_string();
     let (live_id, _) = standard_game(addr).await;

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use djambi_core::{Army, GameRecord, Position, Rules};
 use djambi_engine::Level;
+use djambi_server::game::ChatSight;
 use djambi_server::game::state::{GameState, Seat};
 use djambi_server::game::view::{Attendance, apply_viewed, chat_view, game_view, legal_message};
 use djambi_server::protocol::client::VoteKind;
@@ -155,6 +156,10 @@ fn every_message_matches_its_golden_file() {
             },
         ),
         ("client_sync", ClientMessage::Sync { since: Some(12) }),
+        (
+            "client_spectator_room",
+            ClientMessage::SpectatorRoom { open: true },
+        ),
         ("client_reclaim", ClientMessage::Reclaim { ack: 14 }),
         (
             "client_vote",
@@ -235,7 +240,10 @@ fn every_message_matches_its_golden_file() {
         you: You::Player { player: Army::Red },
         game: Box::new(game_view(
             &s,
-            Some(Army::Red),
+            ChatSight {
+                seat: Some(Army::Red),
+                spectator_room: false,
+            },
             Attendance {
                 away_since: [None, None, Some(1_795_255_230_000), None],
                 spectators: 2,
@@ -493,6 +501,7 @@ fn every_message_matches_its_golden_file() {
             players: 4,
             hostage: None,
             open: true,
+            listed: true,
             status: GameStatus::Open,
             seats: vec![SeatSummary {
                 player: Army::Red,

@@ -151,6 +151,7 @@ async fn nothing_a_stale_socket_sends_acts_for_the_seat() {
         role: Role::Player(djambi_core::Army::Blue),
         name: "Blue".into(),
         token: Some(TokenHash::of(&invites[1])),
+        spectator_room: false,
     };
     for action in [
         Action::Chat("hi".into()),

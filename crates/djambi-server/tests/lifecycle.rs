@@ -205,7 +205,8 @@ async fn a_correspondence_deadline_hands_the_seat_to_a_bot() {
 }
 
 /// The server is stopped in the middle of red's clocked turn and starts again 3 s later: the
-/// downtime is charged to nobody.
+/// downtime is charged to nobody. (Red's first turn is never charged: the stop falls in its
+/// second one, after the bots' first turns.)
 #[tokio::test]
 async fn a_restart_neither_gives_nor_takes_time() {
     let db = TestDb::sqlite();
@@ -213,9 +214,24 @@ async fn a_restart_neither_gives_nor_takes_time() {
     let addr = server.addr;
     let (id, tokens, _) = game_with(
         addr,
-        json!({"players": 4, "clock": {"initial_s": 60, "increment_s": 0}}),
+        json!({"players": 4, "clock": {"initial_s": 60, "increment_s": 0},
+               "bots": {"b": "easy", "y": "easy", "g": "easy"}, "bot_movetime_ms": 200}),
     )
     .await;
+    let (mut red, snapshot) = Ws::join(addr, &id, Some(&tokens[0].1), None).await;
+    assert_eq!(snapshot["game"]["clock"]["first_turn"], true);
+    assert_eq!(red.play("b7-b5").await["type"], "ack");
+    loop {
+        let event = red.event().await;
+        if event["event"]["kind"] == "turn" && event["event"]["player"] == "g" {
+            assert!(
+                event["event"]["clock"].get("first_turn").is_none(),
+                "{event}"
+            );
+            break;
+        }
+    }
+    drop(red);
     tokio::time::sleep(Duration::from_millis(1500)).await;
     server.stop().await;
     tokio::time::sleep(Duration::from_secs(3)).await;

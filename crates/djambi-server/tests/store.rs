@@ -67,7 +67,8 @@ fn new_game(open: bool) -> GameState {
             start_bot: None,
         })
         .collect();
-    GameState::new(Uuid::new_v4(), Position::new(), seats, open, 1_000)
+    // Listed, whether open or not: the lists are what these tests read.
+    GameState::new(Uuid::new_v4(), Position::new(), seats, open, 1_000).with_listed(true)
 }
 
 fn turn(v: u64, player: Army, text: &str, ack: Option<u64>) -> EventRow {
@@ -247,6 +248,15 @@ async fn suite(url: &str) {
     assert_eq!(store.list_games(None, 10).await.unwrap().len(), 2);
     assert_eq!(store.list_games(None, 1).await.unwrap().len(), 1);
     assert_eq!(store.unfinished_games().await.unwrap(), [state.id]);
+    // An unlisted game is in no list, but found by its id.
+    let hidden = new_game(false).with_listed(false);
+    create(&store, &hidden).await;
+    assert_eq!(store.list_games(None, 10).await.unwrap().len(), 2);
+    let open_now = store.list_games(Some(GameStatus::Open), 10).await.unwrap();
+    assert!(open_now.iter().all(|(g, _)| g.id != hidden.id));
+    let by_id = store.games_by_ids(&[hidden.id]).await.unwrap();
+    assert_eq!(by_id.len(), 1);
+    assert!(!by_id[0].0.listed);
 
     // Many games committing at once share transactions, and one bad commit fails alone.
     let mut games = Vec::new();

@@ -352,7 +352,12 @@ pub async fn import_game(
 
 /// A standard 4-player game with every seat claimed: (id, tokens in base order).
 pub async fn standard_game(addr: SocketAddr) -> (String, Vec<String>) {
-    let (status, created) = post_json(addr, "/api/games", &json!({"players": 4})).await;
+    game_from(addr, &json!({"players": 4})).await
+}
+
+/// A game created with `body`, every seat claimed: (id, tokens in base order).
+pub async fn game_from(addr: SocketAddr, body: &Value) -> (String, Vec<String>) {
+    let (status, created) = post_json(addr, "/api/games", body).await;
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
     let mut tokens = Vec::new();
