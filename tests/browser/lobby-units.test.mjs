@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
-import { MOVETIME_PRESETS, botGameBody, createBody, defaultOnTimeout, defaultOptions, seatsOf } from '../../web/js/gameopts.js';
+import { MOVETIME_PRESETS, botGameBody, createBody, customClock, defaultOnTimeout, defaultOptions, seatsOf } from '../../web/js/gameopts.js';
 import { timeLeftText } from '../../web/js/duration.js';
 import { isLoopbackHost, linkWarning } from '../../web/js/linkhost.js';
 import { isYourTurn, sortYourGames } from '../../web/js/yourgames.js';
@@ -87,7 +87,7 @@ test('create: three players leave the hostage army out; a bad turn limit is refu
   assert.equal(made.body.hostage, 'y');
   assert.ok(!('bots' in made.body) && !('names' in made.body));
   o.turn_limit = '2.5';
-  assert.deepEqual(createBody(o), { error: 'lobby.turn_limit_bad' });
+  assert.deepEqual(createBody(o), { error: 'lobby.turn_limit_bad', field: 'turn_limit' });
 });
 
 test('create: "Play against 3 bots" seats the person as Red', () => {
@@ -155,4 +155,38 @@ test('qr: an invite link gives a standard code (finder patterns in three corners
     }
   }
   assert.deepEqual(qrModules(url), { size, dark }, 'the same link, the same code');
+});
+
+test('create: a custom live clock is 1 to 180 whole minutes with 0 to 60 s added; the field at fault is named', () => {
+  assert.deepEqual(customClock({ custom_min: '2', custom_inc: '7' }), { clock: { initial_s: 120, increment_s: 7 } });
+  assert.deepEqual(customClock({ custom_min: '180', custom_inc: '0' }), { clock: { initial_s: 10_800, increment_s: 0 } });
+  for (const min of ['0', '181', '1.5', '', 'ten']) {
+    assert.deepEqual(customClock({ custom_min: min, custom_inc: '0' }), { error: 'lobby.clock_minutes_bad', field: 'custom_min' }, min);
+  }
+  for (const inc of ['-1', '61', '2.5', '']) {
+    assert.deepEqual(customClock({ custom_min: '5', custom_inc: inc }), { error: 'lobby.clock_increment_bad', field: 'custom_inc' }, inc);
+  }
+  const o = defaultOptions();
+  o.time = 'live';
+  o.live = 'custom';
+  o.custom_min = '3';
+  o.custom_inc = '0';
+  const made = createBody(o);
+  assert.ok('body' in made);
+  assert.deepEqual(made.body.clock, { initial_s: 180, increment_s: 0 });
+});
+
+test('create: invite-only games are unlisted and open ones listed, unless the creator says otherwise', () => {
+  const o = defaultOptions();
+  const body = (/** @type {any} */ x) => /** @type {any} */ (createBody(x)).body;
+  assert.equal('listed' in body(o), false);
+  o.listed = true;
+  assert.equal(body(o).listed, true);
+  o.open = true;
+  assert.equal('listed' in body(o), false);
+  o.listed = false;
+  assert.equal(body(o).listed, false);
+  assert.equal('players_chat_public' in body(o), false);
+  o.players_chat_public = false;
+  assert.equal(body(o).players_chat_public, false);
 });

@@ -1,5 +1,6 @@
-// The chat panel: public messages for everyone at the table, and whispers between two players
-// (bots are not whispered to). Every message is shown with textContent only. Messages that come
+// The chat panel: public messages for everyone at the table, whispers between two players
+// (bots are not whispered to), and the spectators' room: spectators talk there, and a player
+// reads it only after opening it (PROTOCOL §3.2). Every message is shown with textContent only. Messages that come
 // while the panel is out of sight (another tab, scrolled away, the list not at its end, the
 // browser tab hidden) are counted unread until it is read.
 
@@ -17,6 +18,8 @@ export class ChatPanel {
    * @param {(text: string, to: string | null) => Promise<any>} o.onSend
    * @param {() => boolean} [o.shown]          whether the panel is shown (its tab chosen)
    * @param {(n: number) => void} [o.onUnread]  told the unread count when it changes
+   * @param {(open: boolean) => void} [o.onRoom] a player opens or closes the spectators' room
+   * @param {() => boolean} [o.playersPublic]   whether spectators read the players' chat
    */
   constructor(o) {
     this.o = o;
@@ -26,6 +29,8 @@ export class ChatPanel {
     this.messages = [];
     this.online = true;
     this.to = '';
+    /** Whether this player opened the spectators' room (closed by default). */
+    this.roomOpen = false;
     this.list = h('ol', { class: 'chat-list', 'aria-live': 'polite', 'aria-relevant': 'additions' });
     this.element = h('section', { class: 'panel chat', 'aria-labelledby': 'chat-title' });
     this.list.addEventListener('scroll', () => this.seen());
@@ -109,7 +114,8 @@ export class ChatPanel {
           ? t('chat.whisper_to', { name: this.nameOf(m.to) })
           : t('chat.whisper_from');
       }
-      return h('li', { class: ['chat-msg', whisper ? 'whisper' : '', m.from === me ? 'mine' : ''], title: m.at || '' },
+      const room = !m.from && me ? 'from-spectators' : '';
+      return h('li', { class: ['chat-msg', whisper ? 'whisper' : '', m.from === me ? 'mine' : '', room], title: m.at || '' },
         h('span', { class: 'chat-from' }, m.from ? armySwatch(m.from, 12) : h('span', { class: 'spectator-mark', title: t('chat.spectator_tag') }, eyeIcon(13)),
           h('strong', { text: m.name || (m.from ? t(`player.${m.from}`) : t('chat.spectator_tag')) })),
         tag ? h('em', { class: 'chat-tag', text: tag }) : null,
@@ -129,8 +135,23 @@ export class ChatPanel {
     const input = h('input', {
       type: 'text', name: 'chat', maxlength: String(MAX_LEN), autocomplete: 'off',
       placeholder: me ? t('chat.placeholder') : t('chat.spectator'),
-      disabled: !this.online, 'aria-label': t('chat.placeholder'),
+      disabled: !this.online, 'aria-label': me ? t('chat.placeholder') : t('chat.spectator'),
     });
+    // A player opens the spectators' room; a spectator is told where their words go.
+    const room = me
+      ? h('button', {
+        type: 'button', class: ['btn', 'btn-small', 'btn-ghost', 'room-toggle'], 'aria-pressed': String(this.roomOpen),
+        disabled: !this.online, text: this.roomOpen ? t('chat.room_close') : t('chat.room_open'),
+        onclick: () => {
+          this.roomOpen = !this.roomOpen;
+          if (this.o.onRoom) this.o.onRoom(this.roomOpen);
+          this.render();
+        },
+      })
+      : null;
+    const note = me
+      ? (this.roomOpen ? t('chat.room_opened') : null)
+      : (this.o.playersPublic && !this.o.playersPublic() ? t('chat.spectators_only_private') : t('chat.spectators_only'));
     // Whispers are between players; spectators talk in public.
     const select = !me ? null : h('select', {
       name: 'to', 'aria-label': t('chat.to'), disabled: !this.online,
@@ -158,6 +179,7 @@ export class ChatPanel {
     if (!select) form.classList.add('no-select');
     replace(this.element,
       h('h2', { id: 'chat-title', class: 'panel-title' }, h('span', { text: t('chat.title') }), ' ', this.badge),
+      room || note ? h('div', { class: 'chat-room' }, note ? h('p', { class: 'muted small chat-room-note', text: note }) : null, room) : null,
       this.list,
       form);
     this.drawList();

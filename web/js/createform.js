@@ -10,7 +10,7 @@ import { fieldError } from './errors.js';
 import { clearInvalid, markInvalid } from './invalid.js';
 import { ARMIES } from './dpn.js';
 import {
-  BOT_LEVELS, LIVE_PRESETS, MOVETIME_PRESETS, PER_TURN_PRESETS, SERVER_MOVETIME_MS,
+  BOT_LEVELS, CUSTOM_LIMITS, CUSTOM_LIVE, LIVE_PRESETS, MOVETIME_PRESETS, PER_TURN_PRESETS, SERVER_MOVETIME_MS,
   createBody, defaultOnTimeout, defaultOptions, liveKey, seatsOf,
 } from './gameopts.js';
 
@@ -88,9 +88,12 @@ export function createForm({ onSubmit }) {
   function render() {
     keepFocus(el, () => replace(el,
       h('h2', { id: 'create-title', text: t('lobby.create_title') }),
-      h('form', { onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); submit(); } },
+      // The form checks its fields itself and says what is wrong next to each (novalidate).
+      h('form', { novalidate: true, onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); submit(); } },
         playersField(), seatsField(), botFields(), timeField(), rulesField(),
         checkbox('open', t('lobby.open'), t('lobby.open_help')),
+        checkbox('listed', t('lobby.listed'), t('lobby.listed_help')),
+        checkbox('players_chat_public', t('lobby.players_chat_public'), t('lobby.players_chat_public_help')),
         h('button', { type: 'submit', class: 'btn btn-primary btn-wide', disabled: busy, text: busy ? t('lobby.creating') : t('lobby.create') }))));
     markFields();
   }
@@ -197,7 +200,9 @@ export function createForm({ onSubmit }) {
       form.time === 'live' ? h('label', { class: 'field inline' },
         h('span', { text: t('create.live_clock') }),
         select('live', form.live, (v) => { form.live = v; },
-          ...LIVE_PRESETS.map((c) => h('option', { value: liveKey(c), text: liveLabel(c) })))) : null,
+          ...LIVE_PRESETS.map((c) => h('option', { value: liveKey(c), text: liveLabel(c) })),
+          h('option', { value: CUSTOM_LIVE, text: t('create.live_custom') }))) : null,
+      form.time === 'live' && form.live === CUSTOM_LIVE ? customFields() : null,
       form.time === 'correspondence' ? h('label', { class: 'field inline' },
         h('span', { text: t('create.per_turn') }),
         select('per_turn', String(form.per_turn_s), (v) => { form.per_turn_s = Number(v); },
@@ -208,6 +213,21 @@ export function createForm({ onSubmit }) {
           h('option', { value: '', text: t('create.server_default', { what: fallback }) }),
           h('option', { value: 'resign', text: t('create.timeout_resign') }),
           h('option', { value: 'bot', text: t('create.timeout_bot') }))) : null);
+  }
+
+  /** A live clock set by hand: minutes for the whole game, seconds added after each turn. */
+  function customFields() {
+    /** @param {'custom_min' | 'custom_inc'} key @param {string} label @param {number} min @param {number} max */
+    const number = (key, label, min, max) => h('label', { class: 'field inline' },
+      h('span', { text: label }),
+      h('input', {
+        type: 'number', name: key, min: String(min), max: String(max), step: '1', inputmode: 'numeric', value: form[key],
+        oninput: (/** @type {Event} */ e) => { form[key] = /** @type {HTMLInputElement} */ (e.target).value; },
+      }));
+    const { min_minutes, max_minutes, max_increment_s } = CUSTOM_LIMITS;
+    return h('div', { class: 'custom-clock' },
+      number('custom_min', t('create.custom_minutes', { min: min_minutes, max: max_minutes }), min_minutes, max_minutes),
+      number('custom_inc', t('create.custom_increment', { max: max_increment_s }), 0, max_increment_s));
   }
 
   function rulesField() {
@@ -238,12 +258,22 @@ export function createForm({ onSubmit }) {
       bots ? h('small', { class: 'bots-limit', text: t('lobby.turn_limit_bots') }) : null);
   }
 
-  /** @param {'own_kills'|'diplomat_to_maze'|'open'} key @param {string} label @param {string} help */
+  /** Whether the creator set "listed" themselves (else it follows "open"). */
+  let listedSet = false;
+
+  /** @param {'own_kills'|'diplomat_to_maze'|'open'|'listed'|'players_chat_public'} key @param {string} label @param {string} help */
   function checkbox(key, label, help) {
     return h('label', { class: 'check' },
       h('input', {
         type: 'checkbox', name: key, checked: form[key],
-        onchange: (/** @type {Event} */ e) => { form[key] = /** @type {HTMLInputElement} */ (e.target).checked; },
+        onchange: (/** @type {Event} */ e) => {
+          form[key] = /** @type {HTMLInputElement} */ (e.target).checked;
+          if (key === 'listed') listedSet = true;
+          if (key === 'open' && !listedSet) {
+            form.listed = form.open;
+            render();
+          }
+        },
       }),
       h('span', {}, h('strong', { text: label }), h('small', { text: help })));
   }
@@ -252,7 +282,14 @@ export function createForm({ onSubmit }) {
     if (busy) return;
     const made = createBody(form);
     if ('error' in made) {
-      toast(t(made.error), 'error');
+      const control = made.field ? /** @type {HTMLElement | null} */ (el.querySelector(`[name="${made.field}"]`)) : null;
+      if (made.field && control) {
+        invalid[made.field] = t(made.error);
+        markFields();
+        control.focus();
+      } else {
+        toast(t(made.error), 'error');
+      }
       return;
     }
     busy = true;

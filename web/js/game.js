@@ -25,6 +25,7 @@ import { chime, notifyIfHidden, unlockAudioOnGesture } from './game/alerts.js';
 import { awayFor, botLevel, voteTarget } from './game/table.js';
 import { RecapView } from './game/recapview.js';
 import { SideTabs } from './game/sidetabs.js';
+import { joinRematch } from './game/rematch.js';
 
 /** Events after which the position (and so the turn being entered) is new. */
 const NEW_POSITION = ['turn', 'resign', 'draw_agreed', 'started', 'seat_to_bot', 'seat_to_human', 'taken_back', 'paused'];
@@ -64,6 +65,9 @@ export function mount(main, { id }) {
   let voteLevel = /** @type {string | null} */ (null);
   /** The game ended while we watched: bring the result into view once it is shown. */
   let scrollToResult = false;
+  /** This page asked for the rematch (it joins it as soon as it is offered), and is joining. */
+  let rematchAsked = false;
+  let rematchJoining = false;
 
   const me = () => (you && you.role === 'player' && you.player ? you.player : null);
   const started = () => Boolean(game && game.status !== 'open');
@@ -122,6 +126,9 @@ export function mount(main, { id }) {
       }
     },
     shown: () => /** @type {boolean} */ (tabs.chatShown()),
+    // The room's recent messages come back with the snapshot that answers.
+    onRoom: (open) => { if (socket) socket.sendRaw({ type: 'spectator_room', open }); },
+    playersPublic: () => !game || !game.settings || game.settings.players_chat_public !== false,
     onUnread: (/** @type {number} */ n) => { tabs.setUnread(n); renderHead(); },
   });
   /** @type {SideTabs} */
@@ -189,6 +196,14 @@ export function mount(main, { id }) {
         recap.event(msg.v, ev);
         renderAll(mine && viewing === null ? travels(ev) : []);
       },
+      onRematch(msg) {
+        if (!game) return;
+        const { type: _type, ...offer } = msg;
+        game.rematch = offer;
+        renderBanner();
+        // Whoever asked from this page said yes already: straight to the new game.
+        if (rematchAsked && offer.by === me()) joinTheRematch();
+      },
       onChat(msg) {
         chat.add(msg);
         if (msg.to && msg.from !== me()) toast(t('chat.whisper_toast', { name: msg.name || t(`player.${msg.from}`) }));
@@ -215,6 +230,8 @@ export function mount(main, { id }) {
           });
         }
         chat.setOnline(s === 'online');
+        // A new connection starts with the spectators' room closed: open it again.
+        if (s === 'online' && chat.roomOpen && socket) socket.sendRaw({ type: 'spectator_room', open: true });
         renderHead();
         renderBanner();
         renderPrompt();
@@ -286,8 +303,22 @@ export function mount(main, { id }) {
   }
 
   /** @param {string} type @param {object} [fields] */
+  /** Takes our seat in the offered rematch and goes there. */
+  function joinTheRematch() {
+    const me_ = me();
+    if (!game || !game.rematch || !seat || !me_ || rematchJoining) return;
+    rematchJoining = true;
+    renderBanner();
+    joinRematch(game.rematch, me_, seat.token).catch((e) => {
+      rematchJoining = false;
+      toast(errorText(e), 'error');
+      renderBanner();
+    });
+  }
+
   async function command(type, fields) {
     if (!socket) return;
+    if (type === 'rematch') rematchAsked = true;
     try {
       await socket.command(type, fields);
     } catch (e) {
@@ -394,6 +425,7 @@ export function mount(main, { id }) {
     keepFocus(bannerBody, () => replace(bannerBody, ...bannerContent({
       id, g: game, me: me(), online: online(), now: now(), started: started(), command, holdResult: held,
       voteLevel, setVoteLevel: (l) => { voteLevel = l; },
+      join: joinTheRematch, joining: rematchJoining,
     })));
     ticker.tick();
     if (scrollToResult && game.result && !held) {

@@ -63,6 +63,7 @@ export function usualBotLevel(seats, except = null) {
 
 /** Live clocks offered: minutes for the whole game and a Fischer increment per turn. */
 export const LIVE_PRESETS = [
+  { initial_s: 60, increment_s: 1 },
   { initial_s: 180, increment_s: 2 },
   { initial_s: 300, increment_s: 3 },
   { initial_s: 600, increment_s: 5 },
@@ -72,6 +73,12 @@ export const LIVE_PRESETS = [
 
 /** The live clock selected at first (10 minutes + 5 seconds). */
 export const DEFAULT_LIVE = '600+5';
+
+/** The `live` choice that sets the clock by hand. */
+export const CUSTOM_LIVE = 'custom';
+
+/** A custom live clock's bounds: minutes for the whole game, seconds added per turn. */
+export const CUSTOM_LIMITS = { min_minutes: 1, max_minutes: 180, max_increment_s: 60 };
 
 /** Correspondence deadlines offered, per turn, in seconds (the server takes 1 hour to 14 days). */
 export const PER_TURN_PRESETS = [3600, 4 * 3600, 12 * 3600, 86_400, 2 * 86_400, 3 * 86_400, 7 * 86_400, 14 * 86_400];
@@ -89,13 +96,17 @@ export const DEFAULT_PER_TURN_S = 86_400;
  * @property {Record<string, SeatKind>} seats   who plays each seat
  * @property {string} movetime                  the bots' think time in ms
  * @property {TimeKind} time
- * @property {string} live                      a live preset as "initial+increment" seconds
+ * @property {string} live                      a live preset as "initial+increment" seconds, or CUSTOM_LIVE
+ * @property {string} custom_min                a custom live clock's minutes, as typed
+ * @property {string} custom_inc                a custom live clock's increment in seconds, as typed
  * @property {number} per_turn_s
  * @property {'' | 'resign' | 'bot'} on_timeout '' for the server's default
  * @property {boolean} own_kills
  * @property {boolean} diplomat_to_maze
  * @property {string} turn_limit                '' for none
  * @property {boolean} open
+ * @property {boolean} listed                  shown under "Live games" (follows `open` until set)
+ * @property {boolean} players_chat_public     spectators read the players' chat
  */
 
 /**
@@ -111,12 +122,16 @@ export function defaultOptions() {
     movetime: String(SERVER_MOVETIME_MS),
     time: 'casual',
     live: DEFAULT_LIVE,
+    custom_min: '10',
+    custom_inc: '5',
     per_turn_s: DEFAULT_PER_TURN_S,
     on_timeout: '',
     own_kills: false,
     diplomat_to_maze: true,
     turn_limit: '',
     open: false,
+    listed: false,
+    players_chat_public: true,
   };
 }
 
@@ -146,16 +161,32 @@ export function defaultOnTimeout(time) {
 }
 
 /**
- * The `POST /api/games` body for these options, or the dictionary key of what is wrong with them.
+ * A custom live clock as the request's `clock`, or the dictionary key of what is wrong with it
+ * and the form control it is about.
+ * @param {Pick<GameOptions, 'custom_min' | 'custom_inc'>} o
+ * @returns {{clock: {initial_s: number, increment_s: number}} | {error: string, field: string}}
+ */
+export function customClock(o) {
+  const min = o.custom_min.trim() === '' ? NaN : Number(o.custom_min);
+  const inc = o.custom_inc.trim() === '' ? NaN : Number(o.custom_inc);
+  const { min_minutes, max_minutes, max_increment_s } = CUSTOM_LIMITS;
+  if (!(Number.isInteger(min) && min >= min_minutes && min <= max_minutes)) return { error: 'lobby.clock_minutes_bad', field: 'custom_min' };
+  if (!(Number.isInteger(inc) && inc >= 0 && inc <= max_increment_s)) return { error: 'lobby.clock_increment_bad', field: 'custom_inc' };
+  return { clock: { initial_s: min * 60, increment_s: inc } };
+}
+
+/**
+ * The `POST /api/games` body for these options, or the dictionary key of what is wrong with them
+ * (and the form control it is about, when there is one).
  * @param {GameOptions} o
- * @returns {{body: Record<string, any>} | {error: string}}
+ * @returns {{body: Record<string, any>} | {error: string, field?: string}}
  */
 export function createBody(o) {
   /** @type {Record<string, any>} */
   const body = { players: o.players };
   if (o.players === 3) body.hostage = o.hostage;
   const limit = o.turn_limit.trim() === '' ? null : Number(o.turn_limit);
-  if (limit !== null && !(Number.isInteger(limit) && limit >= 1)) return { error: 'lobby.turn_limit_bad' };
+  if (limit !== null && !(Number.isInteger(limit) && limit >= 1)) return { error: 'lobby.turn_limit_bad', field: 'turn_limit' };
   body.rules = { own_kills: o.own_kills, diplomat_to_maze: o.diplomat_to_maze, turn_limit: limit };
   /** @type {Record<string, string>} */
   const names = {};
@@ -172,7 +203,11 @@ export function createBody(o) {
     // The server's default goes without saying.
     if (o.movetime !== '' && Number(o.movetime) !== SERVER_MOVETIME_MS) body.bot_movetime_ms = Number(o.movetime);
   }
-  if (o.time === 'live') {
+  if (o.time === 'live' && o.live === CUSTOM_LIVE) {
+    const custom = customClock(o);
+    if ('error' in custom) return custom;
+    body.clock = custom.clock;
+  } else if (o.time === 'live') {
     const [initial_s, increment_s] = o.live.split('+').map(Number);
     body.clock = { initial_s, increment_s };
   } else if (o.time === 'correspondence') {
@@ -180,6 +215,9 @@ export function createBody(o) {
   }
   if (o.time !== 'casual' && o.on_timeout) body.on_timeout = o.on_timeout;
   if (o.open) body.open = true;
+  // Listed when open, unlisted when invite-only, unless the creator says otherwise.
+  if (o.listed !== o.open) body.listed = o.listed;
+  if (!o.players_chat_public) body.players_chat_public = false;
   return { body };
 }
 

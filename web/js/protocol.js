@@ -443,6 +443,9 @@ export class GameSocket {
       case 'chat':
         if (this.h.onChat) this.h.onChat(msg);
         break;
+      case 'rematch':
+        if (this.h.onRematch) this.h.onRematch(msg);
+        break;
       case 'presence':
         this.markOnline();
         if (this.h.onPresence) this.h.onPresence(msg);

@@ -7,14 +7,17 @@ import { t } from '../i18n.js';
 import { loadInvites, recordTextUrl, recordUrl } from '../protocol.js';
 import { gameOverCard, turnBanner } from '../panels.js';
 import { armySwatch } from '../pieces.js';
-import { deadlineNote, seatClock } from './clocks.js';
+import { deadlineNote, firstTurnNote, seatClock } from './clocks.js';
 import { requestBoxes } from './requests.js';
+import { rematchBox } from './rematch.js';
 
 /**
  * @typedef {object} BannerExtra
  * @property {string} id
  * @property {boolean} started
  * @property {boolean} [holdResult]  turns before the end are still being shown: the result waits
+ * @property {() => void} join        take this page's seat in the rematch
+ * @property {boolean} joining        that is under way
  */
 
 /**
@@ -37,11 +40,13 @@ export function bannerContent(c) {
       h('a', { class: 'btn download-text', href: recordTextUrl(id), download: `djambi-${id}.txt`, text: t('game.download_text') }),
       h('a', { class: 'btn btn-ghost', href: '/', text: t('game.new_game') }),
     ]));
+    const rematch = c.holdResult ? null : rematchBox(c);
+    if (rematch) parts.push(rematch);
   } else if (!c.started) {
     parts.push(waiting(g, id));
   } else {
     const clock = g.to_move ? seatClock(g, g.to_move) || deadlineNote(g) : null;
-    parts.push(turnBanner(g, c.me, clock ? h('span', { class: 'turn-clock' }, clock) : null));
+    parts.push(turnBanner(g, c.me, clock ? h('span', { class: 'turn-clock' }, clock, firstTurnNote(g)) : null));
   }
   parts.push(...requestBoxes(c));
   return parts;

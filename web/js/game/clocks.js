@@ -59,6 +59,16 @@ export function deadlineNote(g) {
   return h('span', { class: 'deadline', role: 'timer', dataset: { player: g.clock.running } });
 }
 
+/**
+ * On a player's first turn under a live clock: their clock has not started, and the turn has
+ * its own allowance (PROTOCOL §6.3). Null otherwise.
+ * @param {any} g
+ */
+export function firstTurnNote(g) {
+  if (!g.clock || g.clock.kind !== 'live' || !g.clock.first_turn || !g.clock.running || g.result) return null;
+  return h('span', { class: 'deadline first-turn', role: 'timer', dataset: { player: g.clock.running } });
+}
+
 /** Keeps every clock face under a root element ticking. */
 export class ClockTicker {
   /**
@@ -101,7 +111,10 @@ export class ClockTicker {
     }
     for (const el of this.root.querySelectorAll('.deadline')) {
       const left = over ? null : deadlineLeft(g.clock, now);
-      el.textContent = left === null ? '' : t('clock.left', { time: timeLeftText(left, t) });
+      const first = el.classList.contains('first-turn');
+      el.textContent = left === null ? '' : first
+        ? t('clock.first_turn', { time: formatClock(left) })
+        : t('clock.left', { time: timeLeftText(left, t) });
       el.classList.toggle('low', left !== null && left < 60 * 60_000);
     }
     const second = Math.floor(Date.now() / 1000);

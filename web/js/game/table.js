@@ -33,7 +33,8 @@ export function liveTimes(clock, now) {
   /** @type {Record<string, number>} */
   const out = {};
   for (const [p, ms] of Object.entries(clock.remaining_ms)) {
-    const running = clock.running === p && typeof clock.since === 'number';
+    // On a player's first turn their clock has not started (PROTOCOL §6.3).
+    const running = clock.running === p && typeof clock.since === 'number' && !clock.first_turn;
     out[p] = Math.max(0, Number(ms) - (running ? Math.max(0, now - clock.since) : 0));
   }
   return out;
