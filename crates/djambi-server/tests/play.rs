@@ -81,7 +81,8 @@ async fn a_scripted_game_to_a_winner() {
     let answer = players[R].command(json!({"type": "decline_draw"})).await;
     assert_eq!(answer["v"], 5);
 
-    // 3. Table talk: public chat, a whisper only red and green see, a spectator's word.
+    // 3. Table talk: public chat, a whisper only red and green see, a spectator's word (for
+    // the spectators' room).
     let answer = players[B]
         .command(json!({"type": "chat", "text": "<b>well played</b>"}))
         .await;
@@ -124,6 +125,7 @@ async fn a_scripted_game_to_a_winner() {
         "resign",
     ];
     let mut finals = Vec::new();
+    let players_len = players.len();
     for (i, ws) in players.iter_mut().chain(spectators.iter_mut()).enumerate() {
         let events = ws.events_within(SHORT).await;
         let versions: Vec<u64> = events.iter().map(|e| e["v"].as_u64().unwrap()).collect();
@@ -144,9 +146,16 @@ async fn a_scripted_game_to_a_winner() {
             sees_whisper,
             "client {i}"
         );
+        // A spectator's word stays in the spectators' room: no player opened it.
+        let spectator = i >= players_len;
+        assert_eq!(
+            chat.contains(&"go yellow".to_string()),
+            spectator,
+            "client {i}: {chat:?}"
+        );
         assert_eq!(
             chat.len(),
-            if sees_whisper { 3 } else { 2 },
+            if sees_whisper || spectator { 2 } else { 1 },
             "client {i}: {chat:?}"
         );
         let last = &events.last().unwrap()["event"];
@@ -244,7 +253,8 @@ async fn presence_counts_players_and_spectators() {
     let db = TestDb::sqlite();
     let server = TestServer::start(&db).await;
     let addr = server.addr;
-    let (id, tokens) = standard_game(addr).await;
+    // Listed, so that the lobby's list shows it.
+    let (id, tokens) = game_from(addr, &json!({"players": 4, "listed": true})).await;
     let (mut red, _) = Ws::join(addr, &id, Some(&tokens[0]), None).await;
     let presence = red.recv_type("presence").await;
     assert_eq!(presence["seats"][0]["connected"], true);
