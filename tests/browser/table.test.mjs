@@ -9,7 +9,7 @@ import { sharedServerAndBrowser, api, shotPath, seriousViolations } from './harn
 
 const env = sharedServerAndBrowser();
 
-const SIZES = /** @type {const} */ ([['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]);
+const SIZES = /** @type {const} */ ([['desktop', { width: 1280, height: 900 }], ['phone', { width: 360, height: 800 }]]);
 
 /**
  * A page of its own (own storage), failing the test on any page error.
