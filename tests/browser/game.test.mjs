@@ -81,6 +81,8 @@ test('four players and a spectator play a game through the UI', { timeout: 240_0
   await creator.goto(base + '/');
   await creator.getByRole('heading', { name: 'New game' }).waitFor();
   for (const [p, name] of Object.entries(NAMES)) await creator.fill(`input[name="name-${p}"]`, name);
+  // By invitation, but listed under "Live games" so that anyone may watch it.
+  await creator.locator('input[name="listed"]').check();
   await creator.click('form button[type=submit]');
   await creator.locator('.invites .invite').nth(3).waitFor();
   const invites = Object.fromEntries(await creator.$$eval('.invites .invite', (lis) =>
@@ -202,9 +204,13 @@ test('four players and a spectator play a game through the UI', { timeout: 240_0
       await pages.b.click('.chat-form button[type=submit]');
       await pages.y.locator('.chat-msg.whisper', { hasText: 'Let us team up against Red' }).waitFor();
       await pages.b.locator('.chat-msg.whisper', { hasText: 'Let us team up against Red' }).waitFor();
+      // A spectator talks in the spectators' room: Green opens it and reads it, Red does not.
+      await pages.g.getByRole('button', { name: "Open the spectators' room" }).click();
       await spec.fill('.chat-form input[name=chat]', 'What a game');
       await spec.press('.chat-form input[name=chat]', 'Enter');
-      await pages.g.locator('.chat-msg', { hasText: 'What a game' }).waitFor();
+      await pages.g.locator('.chat-msg.from-spectators', { hasText: 'What a game' }).waitFor();
+      await spec.locator('.chat-msg', { hasText: 'What a game' }).waitFor();
+      assert.equal(await pages.r.locator('.chat-msg', { hasText: 'What a game' }).count(), 0, 'the spectators\' room is closed on Red\'s page');
       for (const page of [pages.r, pages.g, spec]) {
         assert.equal(await page.locator('.chat-msg', { hasText: 'Let us team up' }).count(), 0, 'the whisper stays private');
       }

@@ -234,12 +234,23 @@ test('clocks tick, grey dots while the server is away, a pause charged to nobody
     const [m, s] = (await face(p).innerText()).split(':').map(Number);
     return m * 60 + s;
   };
+  // A clock starts after its player's first turn: Red's first turn is not charged.
+  await red.locator('.first-turn', { hasText: /first turn: 0:[23]\d/ }).waitFor();
+  await red.waitForTimeout(1200);
+  assert.equal(await face('r').innerText(), '5:00', 'the first turn is not charged');
+  const random = seededRandom(5);
+  await playAnyTurn(red, random);
+  await waitForTurnOrEnd(blue);
+  await playAnyTurn(blue, random);
+  // Yellow's and Green's bots play theirs; Red's second turn is charged.
+  await waitForTurnOrEnd(red);
   await red.locator('.player[data-player="r"] .clock.running').waitFor();
   await red.locator('.turn-clock .clock.running').waitFor();
   const first = await seconds('r');
   assert.ok(first <= 300 && first > 290, `red's clock ${first}`);
   await red.waitForTimeout(2200);
   assert.ok(await seconds('r') < first, 'red\'s clock counts down');
+  // Blue's first turn was not charged, and earned no increment.
   assert.equal(await face('b').innerText(), '5:00');
   await red.locator('.rules-line', { hasText: 'clock 5 min + 2 s a turn' }).waitFor();
   await red.locator('.player[data-player="b"] .conn.on').waitFor();
