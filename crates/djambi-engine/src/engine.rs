@@ -180,6 +180,23 @@ impl Engine {
         }
     }
 
+    /// The value of `pos` for `player` (who need not be the one to move): the Paranoid search
+    /// from `player`'s point of view, iteratively deepened within `limits`, on the scale of
+    /// [`Report::score`] (`player`'s share in 1/100 000, beyond ±[`eval::WIN_THRESHOLD`] a forced
+    /// win or loss). A finished game gives its [`eval::terminal`] score, a player out of the
+    /// game a loss. With neither a move time nor a node budget, [`DEFAULT_MOVETIME`]. The first
+    /// iteration always completes; with a node budget the value is repeatable.
+    pub fn value(&mut self, pos: &Position, player: Player, limits: &Limits) -> i32 {
+        if limits.movetime.is_none() && limits.nodes.is_none() {
+            let limits = Limits {
+                movetime: Some(DEFAULT_MOVETIME),
+                ..limits.clone()
+            };
+            return self.searcher.value(pos, player, &limits);
+        }
+        self.searcher.value(pos, player, limits)
+    }
+
     /// `player`'s chances in `pos` after a short search ([`ASSESS_NODES`] nodes, deterministic),
     /// for deciding whether a bot seat accepts a draw: it does when
     /// [`Assessment::losing`](crate::Assessment) is true. `player` need not be the one to move.

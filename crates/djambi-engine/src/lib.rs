@@ -3,8 +3,9 @@
 //! Bots for Djambi over `djambi-core`: an evaluation ([`eval`]), a Paranoid alpha-beta search
 //! with iterative deepening, a transposition table and quiescence ([`search`]), time and node
 //! limits ([`time`]), five [`Level`]s, the Max-N-2 material baseline the arena measures them
-//! against ([`search::maxn`]), and the arena itself ([`arena`]). `docs/ENGINE.md` explains the
-//! design and BENCHMARKS.md the measured strength.
+//! against ([`search::maxn`]), the arena itself ([`arena`]), and post-game analysis
+//! ([`analysis`]: each turn's chance of winning before and after, and a verdict).
+//! `docs/ENGINE.md` explains the design and BENCHMARKS.md the measured strength.
 //!
 //! ```
 //! use djambi_core::Position;
@@ -23,6 +24,7 @@
 //! assert!(!engine.assess(&pos, pos.to_move().unwrap()).losing);
 //! ```
 
+pub mod analysis;
 pub mod arena;
 mod engine;
 pub mod eval;
@@ -33,6 +35,7 @@ pub mod time;
 mod tt;
 mod zobrist;
 
+pub use analysis::{Label, TurnAnalysis, analyse_game, analyse_game_with, analyse_turn};
 pub use engine::{
     ASSESS_NODES, DEFAULT_MOVETIME, Engine, EngineConfig, GameOver, MEDIUM_NODES, Report,
 };
