@@ -9,7 +9,8 @@ use djambi_engine::Level;
 
 /// The usage text printed after a usage error.
 pub const USAGE: &str = "usage: djambi <legal|play TOKEN...|perft DEPTH|status|show> [--position DPN] [--rules LIST]
-       djambi bot [--position DPN] [--rules LIST] [--level random|beginner|easy|medium|hard] [--movetime MS] [--seed N] [--nodes N] [--hash MB]";
+       djambi bot [--position DPN] [--rules LIST] [--level random|beginner|easy|medium|hard] [--movetime MS] [--seed N] [--nodes N] [--hash MB]
+       djambi analyse --record FILE [--movetime MS] [--json] [--seed N] [--nodes N] [--hash MB]";
 
 /// What `djambi --help` (or `djambi help`) prints.
 pub const HELP: &str = "djambi: the rules of Djambi (Machiavelli's chessboard) on the command line.
@@ -28,23 +29,34 @@ subcommands:
                        --movetime MS (default 1000; the whole command answers within it)
                        --seed N (repeatable choices with a node budget)
                        --nodes N (a node budget), --hash MB (the table's size)
+  analyse            each turn of a game record: the engine's choice, the mover's
+                     chance of winning before and after, best/good/inaccuracy/
+                     mistake/blunder; takes no --position or --rules:
+                       --record FILE (the game record, JSON; required)
+                       --movetime MS (per search, default 100; one or two a turn)
+                       --json (one JSON object per turn)
+                       --seed N, --nodes N (a node budget per search instead of
+                       the move time: a repeatable analysis), --hash MB
   help               this text
 
-options (every subcommand):
+options (every subcommand but analyse):
   --position DPN     the position (default: the 4-player start)
   --rules LIST       comma-separated: own_kills, diplomat_to_maze=false, turn_limit=N
 
-exit status: 0 done; 1 an illegal token (play) or a finished game (bot); 2 bad input.
+exit status: 0 done; 1 an illegal token (play) or a finished game (bot); 2 bad input
+(a bad record included).
 djambi --version prints the version.";
 
-/// The options of `djambi bot` (NOTATION §5): level, move time, seed; and two extras, a node
-/// budget (repeatable, deterministic choices) and the transposition table's size.
+/// The engine's options, of `djambi bot` (NOTATION §5: level, move time, seed; and two extras,
+/// a node budget for repeatable choices and the transposition table's size) and of
+/// `djambi analyse` (all but the level).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BotOptions {
     /// `--level`, default `hard`.
     pub level: Level,
-    /// `--movetime MS`, default 1000: the whole command answers within it.
-    pub movetime_ms: u64,
+    /// `--movetime MS`, if given (`bot`: default 1000, the whole command answers within it;
+    /// `analyse`: default 100, per search).
+    pub movetime_ms: Option<u64>,
     /// `--seed N`, default 0.
     pub seed: u64,
     /// `--nodes N`: a node budget (the search also stops at the move time).
@@ -57,7 +69,7 @@ impl Default for BotOptions {
     fn default() -> BotOptions {
         BotOptions {
             level: Level::Hard,
-            movetime_ms: 1000,
+            movetime_ms: None,
             seed: 0,
             nodes: None,
             hash_mb: None,
@@ -67,9 +79,19 @@ impl Default for BotOptions {
 
 /// The options that take a value, per subcommand.
 fn takes_value(command: Command, opt: &str) -> bool {
-    matches!(opt, "position" | "rules")
-        || (command == Command::Bot
-            && matches!(opt, "level" | "movetime" | "seed" | "nodes" | "hash"))
+    match command {
+        Command::Analyse => matches!(opt, "record" | "movetime" | "seed" | "nodes" | "hash"),
+        Command::Bot => matches!(
+            opt,
+            "position" | "rules" | "level" | "movetime" | "seed" | "nodes" | "hash"
+        ),
+        _ => matches!(opt, "position" | "rules"),
+    }
+}
+
+/// The options that take no value (flags), per subcommand.
+fn is_flag(command: Command, opt: &str) -> bool {
+    command == Command::Analyse && opt == "json"
 }
 
 /// A whole number as NOTATION §2 writes them (digits only, no sign, no leading zero), here up
@@ -101,6 +123,8 @@ pub enum Command {
     Show,
     /// Choose a turn with the engine.
     Bot,
+    /// Analyse the turns of a game record.
+    Analyse,
 }
 
 /// A parsed command line.
@@ -112,8 +136,12 @@ pub struct Invocation {
     pub position: Position,
     /// The positional arguments after the subcommand.
     pub args: Vec<String>,
-    /// The options of `bot` (defaults for the other subcommands).
+    /// The engine's options, of `bot` and `analyse` (defaults for the other subcommands).
     pub bot: BotOptions,
+    /// `analyse --record FILE`: the game record's path.
+    pub record: Option<String>,
+    /// `analyse --json`: one JSON object per turn.
+    pub json: bool,
 }
 
 /// A usage error (exit status 2).
@@ -140,12 +168,15 @@ impl Invocation {
             "status" => Command::Status,
             "show" => Command::Show,
             "bot" => Command::Bot,
+            "analyse" => Command::Analyse,
             other => return err(format!("unknown subcommand {other:?}")),
         };
         let mut dpn: Option<String> = None;
         let mut rules = Rules::default();
         let mut args = Vec::new();
         let mut bot = BotOptions::default();
+        let mut record = None;
+        let mut json = false;
         let mut i = 1;
         while i < argv.len() {
             let arg = &argv[i];
@@ -155,7 +186,14 @@ impl Invocation {
                 continue;
             };
             let (name, value) = match opt.split_once('=') {
+                Some((name, _)) if is_flag(command, name) => {
+                    return err(format!("--{name} takes no value"));
+                }
                 Some((name, value)) => (name, value.to_string()),
+                None if is_flag(command, opt) => {
+                    json = true;
+                    continue;
+                }
                 None => {
                     if !takes_value(command, opt) {
                         return err(format!("unknown option --{opt}"));
@@ -168,6 +206,9 @@ impl Invocation {
                 }
             };
             match name {
+                _ if !takes_value(command, name) => {
+                    return err(format!("unknown option --{name}"));
+                }
                 "position" => {
                     // Every occurrence must be valid, whatever the ruleset.
                     parse_setup(&value)
@@ -180,20 +221,18 @@ impl Invocation {
                         .parse()
                         .map_err(|e| UsageError(format!("bad --rules: {e}")))?;
                 }
-                _ if !takes_value(command, name) => {
-                    return err(format!("unknown option --{name}"));
-                }
                 "level" => {
                     bot.level = value
                         .parse()
                         .map_err(|e| UsageError(format!("bad --level: {e}")))?;
                 }
+                "record" => record = Some(value),
                 "movetime" | "seed" | "nodes" | "hash" => {
                     let Some(n) = parse_u64(&value) else {
                         return err(format!("bad --{name}: {value:?} is not a whole number"));
                     };
                     match name {
-                        "movetime" => bot.movetime_ms = n,
+                        "movetime" => bot.movetime_ms = Some(n),
                         "seed" => bot.seed = n,
                         "nodes" if n >= 1 => bot.nodes = Some(n),
                         "hash" if (1..=4096).contains(&n) => bot.hash_mb = Some(n),
@@ -208,11 +247,16 @@ impl Invocation {
                 .map_err(|e| UsageError(format!("bad position: {e}")))?,
             None => Position::start(rules),
         };
+        if command == Command::Analyse && record.is_none() {
+            return err("analyse needs --record FILE".into());
+        }
         Ok(Invocation {
             command,
             position,
             args,
             bot,
+            record,
+            json,
         })
     }
 }
@@ -254,13 +298,57 @@ mod tests {
         .unwrap();
         assert_eq!(inv.command, Command::Bot);
         assert_eq!(inv.bot.level, Level::Easy);
-        assert_eq!(inv.bot.movetime_ms, 50);
+        assert_eq!(inv.bot.movetime_ms, Some(50));
         assert_eq!(inv.bot.seed, u64::MAX);
         let inv = parse(&["bot", "--level", "random", "--level", "medium"]).unwrap();
         assert_eq!(inv.bot.level, Level::Medium);
         let inv = parse(&["bot", "--level", "beginner"]).unwrap();
         assert_eq!(inv.bot.level, Level::Beginner);
         assert_eq!(parse(&["bot"]).unwrap().bot, BotOptions::default());
+    }
+
+    #[test]
+    fn analyse_options() {
+        let inv = parse(&[
+            "analyse",
+            "--record",
+            "a.json",
+            "--json",
+            "--movetime=20",
+            "--record=b.json",
+            "--nodes",
+            "500",
+            "--json",
+        ])
+        .unwrap();
+        assert_eq!(inv.command, Command::Analyse);
+        assert_eq!(inv.record.as_deref(), Some("b.json"));
+        assert!(inv.json);
+        assert_eq!(inv.bot.movetime_ms, Some(20));
+        assert_eq!(inv.bot.nodes, Some(500));
+        let inv = parse(&["analyse", "--record", "a.json"]).unwrap();
+        assert!(!inv.json);
+        assert_eq!(inv.bot.movetime_ms, None);
+        for bad in [
+            &["analyse"][..],
+            &["analyse", "--json"],
+            &["analyse", "--record"],
+            &["analyse", "--record=a.json", "--json=true"],
+            &["analyse", "--record=a.json", "--level", "easy"],
+            &[
+                "analyse",
+                "--record=a.json",
+                "--position",
+                djambi_core::START_DPN,
+            ],
+            &["analyse", "--record=a.json", "--rules=own_kills"],
+            &["analyse", "--record=a.json", "--movetime", "x"],
+            &["analyse", "--record=a.json", "--depth", "3"],
+            &["bot", "--json"],
+            &["legal", "--record", "a.json"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

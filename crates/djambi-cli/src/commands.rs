@@ -1,4 +1,4 @@
-//! The six subcommands (NOTATION §5).
+//! The subcommands (NOTATION §5); `analyse` has its own file.
 
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -7,7 +7,7 @@ use djambi_engine::{Engine, EngineConfig, Limits, process_budget};
 
 use djambi_core::{Army, Cell, Controller, Game, GameError, Position, Square, perft};
 
-use crate::args::{Command, Invocation};
+use crate::args::{BotOptions, Command, Invocation};
 
 /// Exit statuses.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -16,7 +16,7 @@ pub enum Exit {
     Ok = 0,
     /// `play`: a token was not legal; `bot`: the game is over.
     Illegal = 1,
-    /// Bad input: subcommand, option, position or argument.
+    /// Bad input: subcommand, option, position, argument or game record.
     Usage = 2,
 }
 
@@ -40,6 +40,7 @@ pub fn run(inv: &Invocation, out: &mut impl Write, started: Instant) -> Exit {
         Command::Perft => perft_cmd(inv, out),
         Command::Play => play(inv, out),
         Command::Bot => no_args().and_then(|()| bot(inv, out, started)),
+        Command::Analyse => no_args().and_then(|()| crate::analyse::analyse(inv, out)),
     };
     result.map_or_else(|e| e, |()| Exit::Ok)
 }
@@ -60,18 +61,9 @@ fn bot(inv: &Invocation, out: &mut impl Write, started: Instant) -> Result<(), E
         return Err(Exit::Illegal);
     }
     let o = inv.bot;
-    let movetime = Duration::from_millis(o.movetime_ms);
-    // A table the search can fill in the time it has: short move times get a small one (its
-    // pages are touched as they are used, but a small table is also faster to walk).
-    let hash_mb = o.hash_mb.unwrap_or(match o.movetime_ms {
-        0..100 => 1,
-        100..500 => 4,
-        _ => 16,
-    });
-    let mut engine = Engine::new(EngineConfig {
-        tt_bytes: (hash_mb as usize) << 20,
-        seed: o.seed,
-    });
+    let movetime_ms = o.movetime_ms.unwrap_or(BOT_MOVETIME_MS);
+    let movetime = Duration::from_millis(movetime_ms);
+    let mut engine = engine(&o, movetime_ms);
     let limits = Limits {
         movetime: Some(process_budget(movetime, started.elapsed())),
         nodes: o.nodes,
@@ -92,6 +84,24 @@ fn bot(inv: &Invocation, out: &mut impl Write, started: Instant) -> Result<(), E
         pv.join(" ")
     );
     Ok(())
+}
+
+/// `djambi bot`'s move time when `--movetime` is not given.
+const BOT_MOVETIME_MS: u64 = 1000;
+
+/// An engine for `o`, with a table the search can fill in `movetime_ms`: short move times get a
+/// small one (its pages are touched as they are used, but a small table is also faster to
+/// walk); `--hash MB` overrides.
+pub fn engine(o: &BotOptions, movetime_ms: u64) -> Engine {
+    let hash_mb = o.hash_mb.unwrap_or(match movetime_ms {
+        0..100 => 1,
+        100..500 => 4,
+        _ => 16,
+    });
+    Engine::new(EngineConfig {
+        tt_bytes: (hash_mb as usize) << 20,
+        seed: o.seed,
+    })
 }
 
 fn perft_cmd(inv: &Invocation, out: &mut impl Write) -> Result<(), Exit> {

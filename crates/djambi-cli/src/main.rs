@@ -8,11 +8,13 @@
 //! djambi show   [--position DPN] [--rules LIST]
 //! djambi bot    [--position DPN] [--rules LIST] [--level random|beginner|easy|medium|hard]
 //!               [--movetime MS] [--seed N] [--nodes N] [--hash MB]
+//! djambi analyse --record FILE [--movetime MS] [--json] [--seed N] [--nodes N] [--hash MB]
 //! ```
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+mod analyse;
 mod args;
 mod commands;
 
