@@ -21,7 +21,8 @@ pub(crate) async fn play(args: PlayArgs) -> Res<()> {
         for (seat, name) in SEATS {
             names.insert(seat.to_string(), json!(name));
         }
-        let body = json!({"players": 4, "names": names});
+        // Listed: after a restart the smoke test finds it among the live games.
+        let body = json!({"players": 4, "names": names, "listed": true});
         let created = http_json(&args.url, "POST", "/api/games", Some(&body), 201).await?;
         let game = created["id"].as_str().ok_or("no game id")?.to_string();
         let mut tokens = BTreeMap::new();
