@@ -13,7 +13,7 @@ import * as P from '../../web/js/picker.js';
 import { narrate } from '../../web/js/narrate.js';
 import { makeTranslator, listOf } from '../../web/js/i18n.js';
 import { normalizeGame, applyEvent, touchedSquares, travels, positions, comingTurns, armiesOf } from '../../web/js/model.js';
-import { parseInvite } from '../../web/js/protocol.js';
+import { parseInvite } from '../../web/js/tokens.js';
 import { gameFromWire, legalFromWire, stateFromWire } from '../../web/js/wire.js';
 import { displayCoords, squareAt } from '../../web/js/board.js';
 import { liveTimes, deadlineLeft, formatClock, durationParts, voteTarget, canAnswerVote, awayFor, canAskTakeback, canAnswerTakeback } from '../../web/js/game/table.js';

@@ -3,7 +3,8 @@
 
 import { h, toast } from './dom.js';
 import { t } from './i18n.js';
-import { claimSeat, forgetSeat, getGame, saveSeat } from './protocol.js';
+import { claimSeat, getGame } from './api.js';
+import { forgetSeat, saveSeat } from './tokens.js';
 import { armySwatch } from './pieces.js';
 import { errorText, fieldError } from './errors.js';
 import { clearInvalid, markInvalid } from './invalid.js';

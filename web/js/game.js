@@ -5,7 +5,9 @@
 
 import { h, replace, toast, confirmDialog } from './dom.js';
 import { t } from './i18n.js';
-import { GameSocket, forgetSeat, getGame, loadHistory, loadSeat, parseInvite, saveSeat } from './protocol.js';
+import { getGame, loadHistory } from './api.js';
+import { forgetSeat, loadSeat, parseInvite, saveSeat } from './tokens.js';
+import { GameSocket } from './socket.js';
 import { BoardView } from './board.js';
 import { addHistory, applyEvent, applyPresence, normalizeGame, syncSeats, travels } from './model.js';
 import { narrate } from './narrate.js';

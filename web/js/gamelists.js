@@ -3,7 +3,8 @@
 
 import { h, replace, toast } from './dom.js';
 import { t } from './i18n.js';
-import { listGames, claimSeat, saveSeat, ApiError } from './protocol.js';
+import { listGames, claimSeat, ApiError } from './api.js';
+import { saveSeat } from './tokens.js';
 import { armySwatch, eyeIcon } from './pieces.js';
 import { navigate } from './nav.js';
 import { errorText } from './errors.js';

@@ -6,7 +6,8 @@
 
 import { h, replace } from './dom.js';
 import { t } from './i18n.js';
-import { getGame, importRecord, saveInvites } from './protocol.js';
+import { getGame, importRecord } from './api.js';
+import { saveInvites } from './tokens.js';
 import { errorText } from './errors.js';
 import { markInvalid, clearInvalid } from './invalid.js';
 import { navigate } from './nav.js';

@@ -5,7 +5,8 @@
 
 import { h, replace, toast } from './dom.js';
 import { t } from './i18n.js';
-import { createGame, claimSeat, saveAdmin, saveInvites, saveSeat } from './protocol.js';
+import { createGame, claimSeat } from './api.js';
+import { saveAdmin, saveInvites, saveSeat } from './tokens.js';
 import { pieceIcon } from './pieces.js';
 import { ARMIES } from './dpn.js';
 import { navigate } from './nav.js';

@@ -5,10 +5,8 @@
 
 import { h, replace, toast, copyText, confirmDialog } from './dom.js';
 import { t } from './i18n.js';
-import {
-  cancelGame, forgetSeat, listGamesByIds, loadAdmin, loadInvites, loadSeat, parseInvite, reinviteSeat,
-  saveInvites, saveSeat, seatToBot,
-} from './protocol.js';
+import { cancelGame, listGamesByIds, reinviteSeat, seatToBot } from './api.js';
+import { forgetSeat, loadAdmin, loadInvites, loadSeat, parseInvite, saveInvites, saveSeat } from './tokens.js';
 import { armySwatch } from './pieces.js';
 import { errorText } from './errors.js';
 import { navigate } from './nav.js';

@@ -3,7 +3,8 @@
 
 import { h, replace } from './dom.js';
 import { t } from './i18n.js';
-import { GameSocket, getGame, loadHistory, recordTextUrl, recordUrl } from './protocol.js';
+import { getGame, loadHistory, recordTextUrl, recordUrl } from './api.js';
+import { GameSocket } from './socket.js';
 import { BoardView } from './board.js';
 import { parseDpn, ARMIES } from './dpn.js';
 import { addHistory, applyEvent, gameAt, normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';

@@ -5,7 +5,8 @@
 
 import { h, replace } from './dom.js';
 import { t } from './i18n.js';
-import { forgetGame, listGamesByIds, loadAdmin, loadSeat, storedGameIds } from './protocol.js';
+import { listGamesByIds } from './api.js';
+import { forgetGame, loadAdmin, loadSeat, storedGameIds } from './tokens.js';
 import { armySwatch } from './pieces.js';
 import { errorText } from './errors.js';
 import { timeLeftText } from './duration.js';

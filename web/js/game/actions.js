@@ -5,7 +5,7 @@
 import { h, toast, copyText } from '../dom.js';
 import { t } from '../i18n.js';
 import { isAlive } from '../model.js';
-import { recordTextUrl, recordUrl } from '../protocol.js';
+import { recordTextUrl, recordUrl } from '../api.js';
 import { rulesSummary } from '../panels.js';
 import { clockSummary } from './clocks.js';
 import { askNotifications, notificationState, setSound, soundOn } from './alerts.js';

@@ -4,7 +4,8 @@
 
 import { h, toast, copyText } from '../dom.js';
 import { t } from '../i18n.js';
-import { loadInvites, recordTextUrl, recordUrl } from '../protocol.js';
+import { recordTextUrl, recordUrl } from '../api.js';
+import { loadInvites } from '../tokens.js';
 import { gameOverCard, turnBanner } from '../panels.js';
 import { armySwatch } from '../pieces.js';
 import { deadlineNote, firstTurnNote, seatClock } from './clocks.js';

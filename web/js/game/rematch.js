@@ -4,7 +4,8 @@
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { claimSeat, saveSeat } from '../protocol.js';
+import { claimSeat } from '../api.js';
+import { saveSeat } from '../tokens.js';
 
 /**
  * @typedef {object} RematchContext

@@ -1,0 +1,108 @@
+// The server's HTTP API (docs/PROTOCOL.md §1-§2): JSON in and out, errors as ApiError with the
+// protocol's machine code.
+
+import { gameFromWire, stateFromWire } from './wire.js';
+
+/** An HTTP error with the protocol's machine code (PROTOCOL §1). */
+export class ApiError extends Error {
+  /** @param {number} status @param {string} code @param {string} message */
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @param {Record<string, string>} [headers]  more request headers (e.g. the creator's Authorization)
+ */
+export async function api(method, path, body, headers = {}) {
+  /** @type {RequestInit} */
+  const init = { method, headers: { Accept: 'application/json', ...headers } };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { ...init.headers, 'Content-Type': 'application/json' };
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, 'network', String(/** @type {Error} */ (e).message || e));
+  }
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+  if (!res.ok) {
+    const err = data && data.error ? data.error : { code: 'http_' + res.status, message: text || res.statusText };
+    throw new ApiError(res.status, err.code, err.message);
+  }
+  return data;
+}
+
+/** POST /api/games. @param {object} body */
+export const createGame = (body) => api('POST', '/api/games', body);
+/** POST /api/games/{id}/seats. @param {string} id @param {object} body */
+export const claimSeat = (id, body) => api('POST', `/api/games/${encodeURIComponent(id)}/seats`, body);
+/** GET /api/games?status=… @param {'open'|'live'|'finished'} status */
+export const listGames = (status) => api('GET', `/api/games?status=${status}`);
+/** GET /api/games?ids=…: these games (at most 50; unknown ids are left out). @param {string[]} ids */
+export const listGamesByIds = (ids) => api('GET', `/api/games?ids=${ids.map(encodeURIComponent).join(',')}`);
+
+// The creator's actions before the start (PROTOCOL §6.1), with the game's admin token.
+/** @param {string} token */
+const bearer = (token) => ({ Authorization: `Bearer ${token}` });
+/** DELETE /api/games/{id}: cancels a game that has not started. @param {string} id @param {string} admin */
+export const cancelGame = (id, admin) => api('DELETE', `/api/games/${encodeURIComponent(id)}`, undefined, bearer(admin));
+/**
+ * POST /api/games/{id}/seats/{p}/invite: a new invite (SeatInvite) for the seat; the old link stops working.
+ * @param {string} id @param {string} player @param {string} admin
+ */
+export const reinviteSeat = (id, player, admin) =>
+  api('POST', `/api/games/${encodeURIComponent(id)}/seats/${player}/invite`, undefined, bearer(admin));
+/**
+ * POST /api/games/{id}/seats/{p}/bot: a bot of this level plays the seat.
+ * @param {string} id @param {string} player @param {string} level @param {string} admin
+ */
+export const seatToBot = (id, player, level, admin) =>
+  api('POST', `/api/games/${encodeURIComponent(id)}/seats/${player}/bot`, { level }, bearer(admin));
+/** GET /api/games/{id}: the public snapshot. @param {string} id */
+export const getGame = (id) => api('GET', `/api/games/${encodeURIComponent(id)}`).then(gameFromWire);
+/**
+ * GET /api/games/{id}/events: a page of the events after `since`.
+ * @param {string} id @param {number} since @param {number} [limit]
+ * @returns {Promise<{v: number, events: {v: number, event: any}[]}>}
+ */
+export const getEvents = (id, since, limit = 500) =>
+  api('GET', `/api/games/${encodeURIComponent(id)}/events?since=${since}&limit=${limit}`).then((page) => ({
+    ...page,
+    events: page.events.map((/** @type {any} */ e) => ({ ...e, event: stateFromWire(e.event) })),
+  }));
+
+/**
+ * Every event of a game up to version `upTo`, page by page, each passed to `onEvent` in order.
+ * The socket only resends what the server holds in memory; older events come from here.
+ * @param {string} id @param {number} upTo
+ * @param {(v: number, event: any) => void} onEvent
+ */
+export async function loadHistory(id, upTo, onEvent) {
+  let since = 0;
+  while (since < upTo) {
+    const page = await getEvents(id, since);
+    if (!page.events.length) break;
+    for (const e of page.events) {
+      if (e.v > upTo) return;
+      onEvent(e.v, e.event);
+      since = e.v;
+    }
+  }
+}
+
+/** Where the game record (NOTATION §4) downloads from. @param {string} id */
+export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
+/** Where the game record downloads from as readable text. @param {string} id */
+export const recordTextUrl = (id) => `/api/games/${encodeURIComponent(id)}/record.txt`;
+/** POST /api/games/import: a game from a record, checked by replaying it (a CreatedGame). @param {unknown} record */
+export const importRecord = (record) => api('POST', '/api/games/import', record);
