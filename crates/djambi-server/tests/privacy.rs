@@ -141,21 +141,9 @@ async fn the_creator_may_keep_the_players_chat_from_spectators() {
     let db = TestDb::sqlite();
     let server = TestServer::start(&db).await;
     let addr = server.addr;
-    let created = create(
-        addr,
-        json!({"players": 4, "players_chat_public": false, "bots": {"y": "easy", "g": "easy"}}),
-    )
-    .await;
-    let id = created["id"].as_str().unwrap().to_string();
-    let mut tokens = Vec::new();
-    for (i, seat) in created["seats"].as_array().unwrap().iter().enumerate() {
-        let token = seat["token"].as_str().unwrap();
-        let name = ["Ann", "Bea"][i];
-        let claim = json!({"name": name, "token": token});
-        let (status, answer) = post_json(addr, &format!("/api/games/{id}/seats"), &claim).await;
-        assert_eq!(status, 200, "{answer}");
-        tokens.push(token.to_string());
-    }
+    let body =
+        json!({"players": 4, "players_chat_public": false, "bots": {"y": "easy", "g": "easy"}});
+    let (id, tokens) = game_from(addr, &body).await;
     let (mut red, snapshot) = Ws::join(addr, &id, Some(&tokens[0]), None).await;
     assert_eq!(snapshot["game"]["settings"]["players_chat_public"], false);
     let (mut blue, _) = Ws::join(addr, &id, Some(&tokens[1]), None).await;

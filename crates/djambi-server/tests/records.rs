@@ -8,26 +8,6 @@ use common::*;
 use djambi_core::{Game, GameRecord};
 use serde_json::{Value, json};
 
-/// A 4-player game created with `body`, every seat claimed with [`NAMES`]: (id, tokens).
-async fn seated_game(addr: std::net::SocketAddr, body: Value) -> (String, Vec<String>) {
-    let (status, created) = post_json(addr, "/api/games", &body).await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
-    let mut tokens = Vec::new();
-    for (i, seat) in created["seats"].as_array().unwrap().iter().enumerate() {
-        let token = seat["token"].as_str().unwrap().to_string();
-        let (status, answer) = post_json(
-            addr,
-            &format!("/api/games/{id}/seats"),
-            &json!({"name": NAMES[i], "token": token}),
-        )
-        .await;
-        assert_eq!(status, 200, "{answer}");
-        tokens.push(token);
-    }
-    (id, tokens)
-}
-
 fn is_utc_time(value: &Value) -> bool {
     value
         .as_str()
@@ -45,7 +25,7 @@ async fn the_export_names_the_players_times_clock_and_result() {
     let server = TestServer::start(&db).await;
     let addr = server.addr;
     let (id, tokens) =
-        seated_game(addr, json!({"players": 4, "clock": {"per_turn_s": 86400}})).await;
+        game_from(addr, &json!({"players": 4, "clock": {"per_turn_s": 86400}})).await;
     let mut seats = Vec::new();
     for token in &tokens {
         seats.push(Ws::join(addr, &id, Some(token), None).await.0);
