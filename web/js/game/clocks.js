@@ -115,7 +115,8 @@ export class ClockTicker {
       el.textContent = left === null ? '' : first
         ? t('clock.first_turn', { time: formatClock(left) })
         : t('clock.left', { time: timeLeftText(left, t) });
-      el.classList.toggle('low', left !== null && left < 60 * 60_000);
+      // A correspondence deadline under an hour is pressing; a first turn's allowance is short anyway.
+      el.classList.toggle('low', !first && left !== null && left < 60 * 60_000);
     }
     const second = Math.floor(Date.now() / 1000);
     if (second !== this.lastSecond) {
