@@ -1,14 +1,18 @@
 //! The HTTP API's one error type: every failure becomes `{"error": {"code", "message"}}` with a
-//! stable code, and database errors are logged, never shown.
+//! stable code, and database errors are logged, never shown. The domain's and the registry's
+//! typed errors become these here, at the edge, and nowhere else.
 
 use std::time::Duration;
 
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use uuid::Uuid;
 
+use crate::game::GameError;
 use crate::protocol::http::{ErrorBody, ErrorDetail};
 use crate::store::StoreError;
+use crate::table::{AdminError, ClaimError};
 
 /// An HTTP API failure (PROTOCOL §1).
 #[derive(Debug, thiserror::Error)]
@@ -93,28 +97,6 @@ impl AppError {
         }
     }
 
-    /// Rebuilds an error from its [`code`](AppError::code) and message, as another node
-    /// answered it (an unknown code is `internal`).
-    pub fn from_code(code: &str, message: String) -> AppError {
-        match code {
-            "bad_request" => AppError::BadRequest(message),
-            "too_large" => AppError::TooLarge,
-            "bad_token" => AppError::BadToken,
-            "not_found" => AppError::NotFound(message),
-            "method_not_allowed" => AppError::MethodNotAllowed,
-            "seat_taken" => AppError::SeatTaken(message),
-            "no_open_seat" => AppError::NoOpenSeat(message),
-            "started" => AppError::Started(message),
-            "invalid_record" => AppError::InvalidRecord(message),
-            "unavailable" => AppError::Unavailable(message),
-            "rate_limited" => AppError::RateLimited {
-                message,
-                retry_after: Duration::from_secs(1),
-            },
-            _ => AppError::Internal,
-        }
-    }
-
     /// The "no such game" error.
     pub fn no_game(id: impl std::fmt::Display) -> AppError {
         AppError::NotFound(format!("no game {id}"))
@@ -126,6 +108,53 @@ impl AppError {
         AppError::RateLimited {
             message: format!("{what}; try again in {secs} s"),
             retry_after: Duration::from_secs(secs),
+        }
+    }
+}
+
+impl From<GameError> for AppError {
+    fn from(e: GameError) -> AppError {
+        match e {
+            GameError::NoGame(id) => AppError::no_game(id),
+            GameError::Invalid(message) => AppError::BadRequest(message),
+            GameError::InvalidRecord(message) => AppError::InvalidRecord(message),
+            GameError::Unavailable(message) => AppError::Unavailable(message),
+            GameError::RateLimited {
+                message,
+                retry_after,
+            } => AppError::RateLimited {
+                message,
+                retry_after,
+            },
+            GameError::Store(e) => e.into(),
+            GameError::Internal => AppError::Internal,
+        }
+    }
+}
+
+impl From<ClaimError> for AppError {
+    fn from(e: ClaimError) -> AppError {
+        match e {
+            ClaimError::BadToken => AppError::BadToken,
+            ClaimError::NoSuchSeat(_) | ClaimError::Name(_) | ClaimError::NameRequired => {
+                AppError::BadRequest(e.to_string())
+            }
+            ClaimError::Kept { .. } | ClaimError::Taken(_) | ClaimError::AlreadyClaimed(_) => {
+                AppError::SeatTaken(e.to_string())
+            }
+            ClaimError::AllTaken | ClaimError::Over => AppError::NoOpenSeat(e.to_string()),
+            ClaimError::Internal => AppError::Internal,
+        }
+    }
+}
+
+impl From<AdminError> for AppError {
+    fn from(e: AdminError) -> AppError {
+        match e {
+            AdminError::BadToken => AppError::BadToken,
+            AdminError::Started => AppError::Started(e.to_string()),
+            AdminError::NoSeat(_) => AppError::BadRequest(e.to_string()),
+            AdminError::Internal => AppError::Internal,
         }
     }
 }
@@ -154,4 +183,12 @@ impl IntoResponse for AppError {
         }
         response
     }
+}
+
+/// A game id from a path; anything else is an unknown game.
+pub fn parse_game_id(s: &str) -> Result<Uuid, AppError> {
+    Uuid::parse_str(s).map_err(|_| {
+        let shown: String = s.chars().take(40).collect();
+        AppError::no_game(shown)
+    })
 }

@@ -16,13 +16,14 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use uuid::Uuid;
 
-use crate::game::command::{Table, consequences, decide};
-use crate::game::state::{GameState, Seat};
-use crate::game::text::{TextError, chat_text, display_name};
-use crate::game::{Action, Limits, NewGame, Role};
+use crate::game::{Limits, NewGame};
 use crate::protocol::http::{ClaimSeat, CreateGame, ListQuery, SeatBot};
-use crate::protocol::{ClientMessage, ErrorCode, GameStatus};
-use crate::store::EventKind;
+use crate::protocol::{ClientMessage, ErrorCode};
+use crate::store::StoredKind;
+use crate::table::text::{TextError, chat_text, display_name};
+use crate::table::{
+    Action, AtTable, EventKind, GameState, GameStatus, Role, Seat, consequences, decide,
+};
 use crate::token::TokenHash;
 use crate::ws::inbound::action;
 use crate::ws::{MAX_ACK, parse_frame};
@@ -102,7 +103,7 @@ pub fn client_frame(data: &[u8]) {
 /// `decide` refuses the command, or makes an event that applies to the game (the actor applies
 /// it to a copy, and fails the command if it does not) and survives the event log's stored form.
 fn check_decision(state: &GameState, role: Role, action: &Action) {
-    let table = Table {
+    let table = AtTable {
         // Red, the player to move in the first game, has been away long enough for a vote.
         connected: ArmySet::from_iter([Army::Blue, Army::Yellow, Army::Green]),
         away_since: [Some(NOW - 3_600_000), None, None, None],

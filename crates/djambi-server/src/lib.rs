@@ -7,10 +7,12 @@
 //! - [`config`]: flags and environment;
 //! - [`http`]: the JSON API, health, metrics and the static browser client;
 //! - [`ws`]: the socket layer (parses client frames, filters what each connection sees);
-//! - [`game`]: one actor per live game, and the registry of games;
-//! - [`store`]: persistence (migrations, event log, batched commits);
+//! - [`table`]: the pure domain of one live game (state, decisions, events, typed refusals);
+//! - [`game`]: one actor per live game over its two ports (journal, fanout), the one call
+//!   vocabulary, and the registry of games;
+//! - [`store`]: persistence (migrations, event log, batched commits) over the table's types;
 //! - [`cluster`]: several nodes over Postgres and NATS (`--nats`; docs/SCALING.md);
-//! - [`protocol`]: the message types, serde only.
+//! - [`protocol`]: the wire views of the table, serde only.
 //!
 //! `main.rs` is thin: [`Config`] → tracing → [`AppState::new`] (store, migrations, restoring
 //! unfinished games) → [`serve`].
@@ -19,7 +21,7 @@ pub mod clock;
 pub mod cluster;
 pub mod config;
 pub mod error;
-#[doc(hidden)]
+#[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 pub mod game;
 pub mod http;
@@ -27,34 +29,31 @@ pub mod metrics;
 pub mod net;
 pub mod protocol;
 pub mod store;
+pub mod table;
 pub mod token;
 pub mod ws;
 
 use std::future::Future;
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
+
 use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use tokio::net::TcpListener;
-use tokio_util::task::TaskTracker;
+
 use tower_http::trace::TraceLayer;
 
 pub use config::{Config, LogFormat};
 pub use error::AppError;
 
-use crate::cluster::{Cluster, ClusterConfig, ClusterError, PRESENCE};
+use crate::cluster::{ClusterConfig, ClusterError, ClusterSite};
 use crate::game::bots::BotPool;
-use crate::game::history::History;
-use crate::game::remote::Remote;
-use crate::game::remote::digest::Digests;
-use crate::game::remote::mirror::Mirrors;
-use crate::game::{Limits, Registry, RegistryLimits};
+use crate::game::{LocalSite, Registry, Site};
+use crate::http::History;
 use crate::metrics::Metrics;
-use crate::net::budget::Allowance;
 use crate::net::{Budgets, ConnTracker, NetConfig};
-use crate::store::{Backend, Store, StoreError, StoreOptions};
+use crate::store::{Store, StoreError};
 use crate::ws::WsContext;
 
 /// Why the server could not start.
@@ -90,6 +89,9 @@ pub struct AppState {
     pub conns: Arc<ConnTracker>,
     /// Rebuilds pages of game history off the actors.
     pub history: Arc<History>,
+    /// With several nodes (`--nats`), this node's place among them (the registry reaches it
+    /// as its site; operations and tests through this).
+    pub cluster: Option<Arc<ClusterSite>>,
 }
 
 impl AppState {
@@ -98,91 +100,45 @@ impl AppState {
     /// nodes' watchdogs).
     pub async fn new(config: Config) -> Result<AppState, StartError> {
         let metrics = Arc::new(Metrics::default());
-        let options = StoreOptions {
-            max_connections: config.db_connections,
-            commit_batch: config.commit_batch,
-            connect_timeout: Duration::from_secs(config.db_timeout_secs.max(1)),
-            cluster_lease: config.nats.as_ref().map(|_| config.lease()),
-        };
-        let store = Store::connect(&config.database_url, &options, metrics.clone()).await?;
+        let lease = config.cluster.nats.as_ref().map(|_| config.cluster.lease());
+        let options = config.store.options(lease);
+        let store = Store::connect(&config.store.database_url, &options, metrics.clone()).await?;
         store.migrate().await?;
-        let remote = match &config.nats {
-            Some(url) => Some(join_cluster(&config, url, &store, &metrics).await?),
+        let node = match &config.cluster.nats {
+            Some(url) => Some(Arc::new(
+                join_cluster(&config, url, &store, &metrics).await?,
+            )),
             None => {
-                alone_on(&store).await?;
+                cluster::check_alone(&store).await?;
                 None
             }
         };
-        let limits = Limits {
-            replay_memory: config.replay_memory,
-            max_catchup: config.max_catchup,
-            event_buffer: config.event_buffer,
-            max_chat_chars: config.max_chat_chars,
-            max_name_chars: config.max_name_chars,
-            max_spectators: config.max_spectators_per_game,
-            max_sockets_per_seat: config.max_sockets_per_seat,
-            game_chat: Allowance {
-                burst: config.game_chat_burst,
-                per_minute: config.game_chat_per_minute,
-            },
-            recent_chat: Limits::default().recent_chat,
-            idle: config.idle(),
-            absent_grace: Duration::from_secs(config.absent_grace_secs),
-            min_turn_deadline: Duration::from_secs(config.min_turn_deadline_secs),
+        let site: Arc<dyn Site> = match &node {
+            Some(node) => node.clone(),
+            None => Arc::new(LocalSite::new(store.clone())),
         };
         let registry = Registry::new(
             store.clone(),
             metrics.clone(),
-            limits,
-            RegistryLimits {
-                max_live_games: config.max_live_games,
-                max_games_per_ip: config.max_games_per_ip,
-                max_open_games_per_ip: config.max_open_games_per_ip,
-                max_bot_games_per_ip: config.max_bot_games_per_ip,
-            },
+            config.games.limits(),
+            config.games.caps(),
             config.base_url(),
-            BotPool::new(
-                config.bot_threads.unwrap_or_else(BotPool::default_threads),
-                config.bot_hash_mb.saturating_mul(1 << 20),
-            ),
+            BotPool::new(config.bots.threads(), config.bots.hash_bytes()),
+            site.clone(),
         );
-        let registry = Arc::new(match remote.clone() {
-            Some(remote) => registry.with_remote(remote),
-            None => registry,
-        });
-        let first_conn = match &remote {
-            // Connection ids are unique over the cluster: the node's tag in the high bits.
-            Some(remote) => u64::from(remote.cluster.tag()) << 32 | 1,
-            None => 1,
-        };
-        if remote.is_some() {
-            tokio::spawn(crate::game::adopt_orphans(registry.clone()));
-            tokio::spawn(crate::game::stop_on_lease_loss(registry.clone()));
-        } else {
-            // The server's downtime, if it was down: running clocks are paused for it.
-            let down_since = store.last_alive().await.ok().flatten();
-            match registry.restore_all(down_since).await {
-                Ok(n) => tracing::info!(games = n, "unfinished games restored"),
-                Err(e) => tracing::error!(error = %e, "could not list unfinished games"),
-            }
-        }
-        let budgets = Arc::new(Budgets::new(config.budgets()));
-        let ws = Arc::new(WsContext {
-            metrics: metrics.clone(),
-            budgets: budgets.clone(),
-            max_message_bytes: config.max_message_bytes,
-            rate_limit: config.rate_limit,
-            chat: Allowance {
-                burst: config.chat_burst,
-                per_minute: config.chat_per_minute,
-            },
-            write_timeout: Duration::from_secs(config.write_timeout_secs.max(1)),
-            idle: Duration::from_secs(config.ws_idle_secs.max(3)),
-            next_conn: AtomicU64::new(first_conn),
-            tasks: TaskTracker::new(),
-            closing: tokio_util::sync::CancellationToken::new(),
-        });
-        let conns = ConnTracker::new(config.conn_limits(), metrics.clone());
+        let registry = Arc::new(registry);
+        let first_conn = site.first_conn();
+        // A server alone restores its unfinished games now; a node of several starts watching
+        // for the games nobody runs.
+        site.start(registry.clone()).await;
+        let budgets = Arc::new(Budgets::new(config.budgets.budgets()));
+        let ws = Arc::new(WsContext::new(
+            &config.sockets,
+            metrics.clone(),
+            budgets.clone(),
+            first_conn,
+        ));
+        let conns = ConnTracker::new(config.net.conn_limits(), metrics.clone());
         Ok(AppState {
             config: Arc::new(config),
             store,
@@ -192,6 +148,7 @@ impl AppState {
             budgets,
             conns,
             history: Arc::new(History::new(history_threads())),
+            cluster: node,
         })
     }
 }
@@ -202,48 +159,15 @@ async fn join_cluster(
     url: &str,
     store: &Store,
     metrics: &Arc<Metrics>,
-) -> Result<Arc<Remote>, StartError> {
-    let name = config.node_name.clone().unwrap_or_else(host_name);
-    let cluster = Cluster::start(
-        ClusterConfig {
-            nats_url: url.to_string(),
-            name,
-            lease: config.lease(),
-        },
-        store.clone(),
-        metrics.clone(),
-    )
-    .await?;
-    let digests = Arc::new(Digests::default());
-    let presence = cluster
-        .subscribe(PRESENCE.into())
-        .await
-        .map_err(|_| ClusterError::Nats("could not subscribe to the presence digests".into()))?;
-    cluster.spawn(digests.clone().listen(presence, cluster.clone()));
-    Ok(Arc::new(Remote {
-        mirrors: Mirrors::new(cluster.clone(), config.event_buffer),
-        cluster,
-        digests,
-    }))
-}
-
-/// A server without `--nats` must be alone on its database: nodes of a cluster running there
-/// would run the same games a second time.
-async fn alone_on(store: &Store) -> Result<(), StartError> {
-    if store.backend() != Backend::Postgres {
-        return Ok(());
-    }
-    let nodes = store.live_nodes().await?;
-    if nodes.is_empty() {
-        return Ok(());
-    }
-    let names: Vec<&str> = nodes.iter().map(|(id, _)| id.as_str()).collect();
-    Err(StartError::Refused(format!(
-        "{} cluster node(s) run on this database ({}): a server without --nats would run their \
-         games a second time; start it with --nats to join them",
-        nodes.len(),
-        names.join(", ")
-    )))
+) -> Result<ClusterSite, StartError> {
+    let name = config.cluster.node_name.clone().unwrap_or_else(host_name);
+    let cluster = ClusterConfig {
+        nats_url: url.to_string(),
+        name,
+        lease: config.cluster.lease(),
+    };
+    let buffer = config.games.event_buffer;
+    Ok(ClusterSite::join(cluster, buffer, store.clone(), metrics.clone()).await?)
 }
 
 /// This machine's name (a node's default name).
@@ -267,7 +191,7 @@ pub fn app(state: AppState) -> Router {
         .merge(ws::router())
         .merge(http::router(&state))
         .method_not_allowed_fallback(|| async { AppError::MethodNotAllowed })
-        .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
+        .layer(DefaultBodyLimit::max(state.config.net.max_body_bytes))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }
@@ -286,22 +210,17 @@ pub async fn serve(
     tracing::info!("listening on http://{addr}");
     let router = app(state.clone());
     let net = NetConfig {
-        proxies: state.config.trusted_proxy.clone(),
+        proxies: state.config.net.trusted_proxy.clone(),
         tracker: state.conns.clone(),
-        header_read_timeout: Duration::from_secs(state.config.header_read_timeout_secs.max(1)),
+        header_read_timeout: state.config.net.header_read_timeout(),
     };
     let housekeeping = tokio::spawn(housekeeping(state.clone()));
     let timeout = state.config.shutdown_timeout();
     net::serve(listener, router, net, shutdown, timeout).await?;
     housekeeping.abort();
-    // Sockets on games other nodes run hear it from here, not from an actor of this node.
-    if let Some(remote) = state.registry.remote() {
-        remote.mirrors.close_all();
-    }
-    // The last sign of life, exact: downtime is counted from now.
-    if state.registry.remote().is_none() {
-        let _ = state.store.heartbeat(crate::clock::now_ms()).await;
-    }
+    // A server alone records its last sign of life; a node of several tells the sockets on
+    // games other nodes run to reconnect elsewhere.
+    state.registry.site().closing().await;
     state.registry.shutdown(timeout).await;
     state.ws.closing.cancel();
     state.ws.tasks.close();
@@ -335,19 +254,16 @@ async fn housekeeping(state: AppState) {
             _ = beat.tick() => {
                 // The server's sign of life: after a crash, clocks are paused from here. (Each
                 // node of a cluster has its lease instead.)
-                if state.registry.remote().is_some() {
-                    continue;
-                }
-                if let Err(e) = state.store.heartbeat(crate::clock::now_ms()).await {
-                    tracing::debug!(error = %e, "could not record the heartbeat");
-                }
+                state.registry.site().heartbeat().await;
                 continue;
             }
             _ = tick.tick() => {}
         }
         state.budgets.forget_idle();
-        let max_age = Duration::from_secs(state.config.expire_open_hours.saturating_mul(3600));
-        let expired = state.registry.expire_open(max_age).await;
+        let expired = state
+            .registry
+            .expire_open(state.config.games.expire_open())
+            .await;
         if expired > 0 {
             tracing::info!(games = expired, "expired games nobody claimed");
         }

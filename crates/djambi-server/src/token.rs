@@ -9,8 +9,10 @@ use sha2::{Digest, Sha256};
 /// Random bytes in a token (192 bits).
 const TOKEN_BYTES: usize = 24;
 
-/// A secret seat token. Its `Debug` hides it, so it never reaches a log by accident.
-#[derive(Clone, PartialEq, Eq)]
+/// A secret seat token. Its `Debug` hides it, so it never reaches a log by accident; its serde
+/// form (between nodes, to answer its holder) is the token itself.
+#[derive(Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
 pub struct SeatToken(String);
 
 impl SeatToken {
@@ -78,6 +80,20 @@ impl TokenHash {
             *byte = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok()?;
         }
         Some(TokenHash(out))
+    }
+}
+
+/// Between nodes a hash travels as its hex (the token itself never does).
+impl serde::Serialize for TokenHash {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_hex())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TokenHash {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<TokenHash, D::Error> {
+        let hex = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        TokenHash::from_hex(&hex).ok_or_else(|| serde::de::Error::custom("not a token hash"))
     }
 }
 

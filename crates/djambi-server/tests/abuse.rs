@@ -16,10 +16,10 @@ const SHORT: Duration = Duration::from_millis(300);
 async fn chat_floods_are_limited_per_socket_and_per_game() {
     let db = TestDb::sqlite();
     let server = TestServer::start_with(&db, |c| {
-        c.chat_burst = 3;
-        c.chat_per_minute = 1;
-        c.game_chat_burst = 5;
-        c.game_chat_per_minute = 1;
+        c.sockets.chat_burst = 3;
+        c.sockets.chat_per_minute = 1;
+        c.games.game_chat_burst = 5;
+        c.games.game_chat_per_minute = 1;
     })
     .await;
     let addr = server.addr;
@@ -209,8 +209,8 @@ async fn names_that_lie_are_refused() {
 async fn token_guessing_is_throttled() {
     let db = TestDb::sqlite();
     let server = TestServer::start_with(&db, |c| {
-        c.bad_token_burst = 3;
-        c.bad_token_per_minute = 1;
+        c.budgets.bad_token_burst = 3;
+        c.budgets.bad_token_per_minute = 1;
     })
     .await;
     let addr = server.addr;

@@ -476,7 +476,7 @@ async fn the_client_is_cached_by_hash_and_compressed() {
 #[tokio::test]
 async fn finished_games_leave_memory_and_come_back() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.idle_secs = 0).await;
+    let server = TestServer::start_with(&db, |c| c.games.idle_secs = 0).await;
     let addr = server.addr;
     let start = "CrArMr3MbRbCb/RrDrMr3MbDbAb/MrMrNr3NbMbMb/9/9/9/MgMgNg3NyMyMy/AgDgMg3MyDyRy/CgRgMg3MyAyCy r rbyg - 0 - 0 1";
     let drawn = json!({

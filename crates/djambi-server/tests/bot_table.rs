@@ -256,7 +256,7 @@ async fn a_restored_game_goes_on_as_it_would_have() {
 #[tokio::test]
 async fn an_address_runs_only_so_many_games_with_bots() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.max_bot_games_per_ip = 2).await;
+    let server = TestServer::start_with(&db, |c| c.games.max_bot_games_per_ip = 2).await;
     let addr = server.addr;
     // People are seated (never claimed): the games wait, unfinished, with their bots.
     let with_bots = json!({"players": 4, "bots": {"b": "easy"}});

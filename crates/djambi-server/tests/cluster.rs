@@ -208,14 +208,19 @@ async fn paused_owner(fencing: bool) -> (bool, u64, u64) {
     let mut players = seats(&[a.addr], &id, &tokens).await;
     let played = play_turns(&mut players, 2).await;
     let v = played.last().unwrap().1;
-    let cluster_a = a.state.registry.remote().unwrap().cluster.clone();
+    let cluster_a = a.state.cluster.as_ref().unwrap().cluster().clone();
     if !fencing {
         cluster_a.disable_fencing();
     }
     // a pauses: its lease is no longer renewed, and it does not notice.
     cluster_a.lease().freeze(true);
     eventually("b takes the game over", Duration::from_secs(10), || async {
-        b.state.registry.adopt(10).await;
+        b.state
+            .cluster
+            .as_ref()
+            .unwrap()
+            .adopt(&b.state.registry, 10)
+            .await;
         owner(&url, &id)
             .await
             .0
@@ -305,10 +310,11 @@ async fn a_new_game_is_never_taken_by_another_node() {
     let mut hunters = Vec::new();
     for _ in 0..4 {
         let registry = b.state.registry.clone();
+        let node = b.state.cluster.clone().unwrap();
         hunters.push(tokio::spawn(async move {
             let mut taken = 0;
             for _ in 0..300 {
-                taken += registry.adopt(100).await;
+                taken += node.adopt(&registry, 100).await;
             }
             taken
         }));

@@ -72,7 +72,7 @@ async fn live_game(addr: SocketAddr) -> (String, Vec<Ws>, Ws, Value) {
 #[tokio::test]
 async fn a_catch_up_is_memory_or_a_snapshot() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.replay_memory = 8).await;
+    let server = TestServer::start_with(&db, |c| c.games.replay_memory = 8).await;
     let addr = server.addr;
     let (id, mut players, mut watcher, _) = live_game(addr).await;
     let v = play_turns(&mut players, &mut watcher, 20).await;
@@ -92,8 +92,8 @@ async fn a_catch_up_is_memory_or_a_snapshot() {
 async fn catch_ups_have_a_budget_per_address() {
     let db = TestDb::sqlite();
     let server = TestServer::start_with(&db, |c| {
-        c.catchup_burst_kib = 10;
-        c.catchup_kib_per_minute = 1;
+        c.budgets.catchup_burst_kib = 10;
+        c.budgets.catchup_kib_per_minute = 1;
     })
     .await;
     let addr = server.addr;
@@ -120,10 +120,10 @@ async fn catch_ups_have_a_budget_per_address() {
 async fn seats_get_in_past_the_address_budgets() {
     let db = TestDb::sqlite();
     let server = TestServer::start_with(&db, |c| {
-        c.ws_connect_burst = 2;
-        c.ws_connect_per_minute = 1;
-        c.catchup_burst_kib = 1;
-        c.catchup_kib_per_minute = 1;
+        c.budgets.ws_connect_burst = 2;
+        c.budgets.ws_connect_per_minute = 1;
+        c.budgets.catchup_burst_kib = 1;
+        c.budgets.catchup_kib_per_minute = 1;
     })
     .await;
     let addr = server.addr;
@@ -153,9 +153,9 @@ fn api_error(status: u16, body: &Value) -> (u16, &str) {
 async fn creating_games_has_a_budget_per_address() {
     let db = TestDb::sqlite();
     let server = TestServer::start_with(&db, |c| {
-        c.trusted_proxy = djambi_server::net::TrustedProxies::parse("127.0.0.1").unwrap();
-        c.create_burst = 3;
-        c.create_per_minute = 1;
+        c.net.trusted_proxy = djambi_server::net::TrustedProxies::parse("127.0.0.1").unwrap();
+        c.budgets.create_burst = 3;
+        c.budgets.create_per_minute = 1;
     })
     .await;
     let addr = server.addr;
@@ -187,7 +187,7 @@ async fn creating_games_has_a_budget_per_address() {
 #[tokio::test]
 async fn forwarded_for_is_ignored_without_a_trusted_proxy() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.create_burst = 2).await;
+    let server = TestServer::start_with(&db, |c| c.budgets.create_burst = 2).await;
     let addr = server.addr;
     let new = json!({"players": 4});
     for client in ["198.51.100.1", "198.51.100.2"] {
@@ -205,10 +205,10 @@ async fn forwarded_for_is_ignored_without_a_trusted_proxy() {
 async fn one_address_cannot_fill_the_server() {
     let db = TestDb::sqlite();
     let server = TestServer::start_with(&db, |c| {
-        c.trusted_proxy = djambi_server::net::TrustedProxies::parse("127.0.0.1").unwrap();
-        c.max_open_games_per_ip = 2;
-        c.max_games_per_ip = 3;
-        c.max_live_games = 5;
+        c.net.trusted_proxy = djambi_server::net::TrustedProxies::parse("127.0.0.1").unwrap();
+        c.games.max_open_games_per_ip = 2;
+        c.games.max_games_per_ip = 3;
+        c.games.max_live_games = 5;
     })
     .await;
     let addr = server.addr;
@@ -324,7 +324,7 @@ async fn closed_within(s: &mut TcpStream, wait: Duration) -> bool {
 #[tokio::test]
 async fn slow_and_idle_connections_are_closed() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.header_read_timeout_secs = 1).await;
+    let server = TestServer::start_with(&db, |c| c.net.header_read_timeout_secs = 1).await;
     let addr = server.addr;
     let mut slow = Vec::new();
     for _ in 0..200 {
@@ -348,7 +348,7 @@ async fn slow_and_idle_connections_are_closed() {
 #[tokio::test]
 async fn connection_caps_make_room_or_refuse() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.max_connections_per_ip = 10).await;
+    let server = TestServer::start_with(&db, |c| c.net.max_connections_per_ip = 10).await;
     let addr = server.addr;
     let mut slow = Vec::new();
     for _ in 0..30 {
@@ -392,7 +392,7 @@ async fn floods_of_any_frame_close_the_socket() {
     use futures_util::SinkExt;
     use tokio_tungstenite::tungstenite::Message;
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.rate_limit = 5).await;
+    let server = TestServer::start_with(&db, |c| c.sockets.rate_limit = 5).await;
     let addr = server.addr;
     let (id, _) = standard_game(addr).await;
     for flood in [

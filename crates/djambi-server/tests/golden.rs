@@ -7,19 +7,19 @@ use std::path::PathBuf;
 
 use djambi_core::{Army, GameRecord, Position, Rules};
 use djambi_engine::Level;
-use djambi_server::game::ChatSight;
-use djambi_server::game::state::{GameState, Seat};
-use djambi_server::game::view::{Attendance, apply_viewed, chat_view, game_view, legal_message};
 use djambi_server::protocol::client::VoteKind;
 use djambi_server::protocol::http::{
     ClaimSeat, ClaimedSeat, CreateGame, CreatedGame, ErrorBody, ErrorDetail, GameList, GameSummary,
     SeatInvite, SeatSummary,
 };
 use djambi_server::protocol::lifecycle::{BotLevel, BotReason, ClockSpec, Settings, VoteAction};
+use djambi_server::protocol::view::{
+    Attendance, apply_viewed, chat_view, game_view, legal_message,
+};
 use djambi_server::protocol::{
     ClientMessage, ErrorCode, GameStatus, SeatPresence, ServerMessage, You,
 };
-use djambi_server::store::{ChatRow, EventKind};
+use djambi_server::table::{ChatLine as ChatRow, ChatSight, EventKind, GameState, Seat};
 use djambi_server::token::TokenHash;
 use serde_json::{Value, json};
 use uuid::Uuid;

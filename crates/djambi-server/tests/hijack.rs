@@ -8,7 +8,8 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use djambi_server::game::{Action, Role, Viewer};
+use djambi_server::game::Viewer;
+use djambi_server::table::{Action, Role};
 use djambi_server::token::TokenHash;
 use serde_json::{Value, json};
 
@@ -201,7 +202,7 @@ async fn claiming_with_the_invite_keeps_its_sockets() {
 #[tokio::test]
 async fn a_seat_opened_too_often_closes_its_oldest_socket() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.max_sockets_per_seat = 2).await;
+    let server = TestServer::start_with(&db, |c| c.games.max_sockets_per_seat = 2).await;
     let addr = server.addr;
     let (id, tokens) = standard_game(addr).await;
     let (mut first, _) = Ws::join(addr, &id, Some(&tokens[0]), None).await;

@@ -171,7 +171,7 @@ async fn a_live_clock_runs_out_and_the_player_resigns() {
 #[tokio::test]
 async fn a_correspondence_deadline_hands_the_seat_to_a_bot() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.min_turn_deadline_secs = 1).await;
+    let server = TestServer::start_with(&db, |c| c.games.min_turn_deadline_secs = 1).await;
     let addr = server.addr;
     let (id, tokens, _) = game_with(
         addr,
@@ -263,7 +263,7 @@ async fn a_restart_neither_gives_nor_takes_time() {
 #[tokio::test]
 async fn the_others_vote_an_absent_player_out_and_it_takes_its_seat_back() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.absent_grace_secs = 1).await;
+    let server = TestServer::start_with(&db, |c| c.games.absent_grace_secs = 1).await;
     let addr = server.addr;
     let (id, tokens) = standard_game(addr).await;
     let mut seats = Vec::new();
@@ -370,7 +370,7 @@ async fn a_takeback_needs_every_other_player() {
 #[tokio::test]
 async fn an_absent_player_does_not_block_a_draw() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.absent_grace_secs = 1).await;
+    let server = TestServer::start_with(&db, |c| c.games.absent_grace_secs = 1).await;
     let addr = server.addr;
     let (id, tokens) = standard_game(addr).await;
     let mut p = Vec::new();

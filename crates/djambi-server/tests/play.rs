@@ -341,8 +341,8 @@ async fn a_reconnecting_client_gets_exactly_what_it_missed() {
 async fn catch_up_comes_from_memory_else_a_snapshot() {
     let db = TestDb::sqlite();
     let tweak = |c: &mut djambi_server::Config| {
-        c.replay_memory = 2;
-        c.max_catchup = 1000;
+        c.games.replay_memory = 2;
+        c.games.max_catchup = 1000;
     };
     let server = TestServer::start_with(&db, tweak).await;
     let addr = server.addr;

@@ -154,7 +154,7 @@ async fn every_refusal_is_typed_and_changes_nothing() {
 #[tokio::test]
 async fn a_game_waits_for_its_seats_and_spectators_cannot_lock_players_out() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.max_spectators_per_game = 2).await;
+    let server = TestServer::start_with(&db, |c| c.games.max_spectators_per_game = 2).await;
     let addr = server.addr;
     let (_, created) = post_json(addr, "/api/games", &json!({"players": 4})).await;
     let id = created["id"].as_str().unwrap();
@@ -179,7 +179,7 @@ async fn a_game_waits_for_its_seats_and_spectators_cannot_lock_players_out() {
 #[tokio::test]
 async fn flooding_is_rate_limited() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.rate_limit = 2).await;
+    let server = TestServer::start_with(&db, |c| c.sockets.rate_limit = 2).await;
     let (id, _) = standard_game(server.addr).await;
     let (mut ws, _) = Ws::join(server.addr, &id, None, None).await;
     for _ in 0..10 {
@@ -303,14 +303,14 @@ async fn ten_claims_for_four_seats() {
 async fn a_lagging_spectator_gets_a_snapshot_and_delays_nobody() {
     let db = TestDb::sqlite();
     let server = TestServer::start_with(&db, |c| {
-        c.event_buffer = 16;
-        c.rate_limit = 100_000;
-        c.max_message_bytes = 64 * 1024;
-        c.max_chat_chars = 60_000;
+        c.games.event_buffer = 16;
+        c.sockets.rate_limit = 100_000;
+        c.sockets.max_message_bytes = 64 * 1024;
+        c.games.max_chat_chars = 60_000;
         // However long the test machine takes, the slow reader must not be dropped as dead.
-        c.write_timeout_secs = 300;
-        c.chat_burst = 1000;
-        c.game_chat_burst = 1000;
+        c.sockets.write_timeout_secs = 300;
+        c.sockets.chat_burst = 1000;
+        c.games.game_chat_burst = 1000;
     })
     .await;
     let addr = server.addr;

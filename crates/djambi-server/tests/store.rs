@@ -4,16 +4,16 @@
 mod common;
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering::Relaxed;
 
 use common::TestDb;
 use djambi_core::{Army, Position};
-use djambi_server::game::state::{GameState, Seat};
+use djambi_server::cluster::ownership::Ownerships;
 use djambi_server::metrics::Metrics;
 use djambi_server::protocol::GameStatus;
 use djambi_server::store::{
-    ChatRow, Commit, EventKind, EventRow, Fence, SeatRow, Store, StoreError, StoreOptions,
+    Commit, Fence, GameRow, GameSummaryRow, Store, StoreError, StoreOptions,
 };
+use djambi_server::table::{ChatLine as ChatRow, Event as EventRow, EventKind, GameState, Seat};
 use djambi_server::token::SeatToken;
 use uuid::Uuid;
 
@@ -84,9 +84,8 @@ fn turn(v: u64, player: Army, text: &str, ack: Option<u64>) -> EventRow {
 }
 
 async fn create(store: &Store, state: &GameState) {
-    let seats: Vec<SeatRow> = state.seats.iter().map(Seat::row).collect();
     store
-        .create_game(&state.row(), &seats, &[], None)
+        .create_game(&GameRow::of(state), &state.seats, &[])
         .await
         .unwrap();
 }
@@ -120,7 +119,7 @@ async fn suite(url: &str) {
     assert!(stored.seats.iter().all(|s| !s.claimed));
 
     // Commits: a claim (only of a free seat), events with their ack, chat, the summary.
-    let mut seat = state.seats[1].row();
+    let mut seat = state.seats[1].clone();
     seat.claimed = true;
     seat.name = Some("Bea".into());
     let claim = Commit {
@@ -145,7 +144,7 @@ async fn suite(url: &str) {
         .commit(Commit {
             game: state.id,
             events: events.clone(),
-            summary: Some(state.summary()),
+            summary: Some(GameSummaryRow::of(&state)),
             ..Commit::default()
         })
         .await
@@ -191,7 +190,7 @@ async fn suite(url: &str) {
     assert_eq!(stored.row.summary.v, 2);
     assert_eq!(stored.row.summary.dpn, state.position().to_dpn());
     assert_eq!(stored.row.summary.to_move, Some(Army::Yellow));
-    let restored = GameState::restore(&stored).unwrap();
+    let restored = stored.restore().unwrap();
     assert_eq!(restored.position(), state.position());
     assert_eq!(restored.v, 2);
     let only_last = store.load_game(state.id, 1).await.unwrap().unwrap();
@@ -230,7 +229,7 @@ async fn suite(url: &str) {
     store
         .commit(Commit {
             game: finished.id,
-            summary: Some(finished.summary()),
+            summary: Some(GameSummaryRow::of(&finished)),
             ..Commit::default()
         })
         .await
@@ -265,7 +264,7 @@ async fn suite(url: &str) {
         create(&store, &g).await;
         games.push(g);
     }
-    let before = metrics.db_transactions.load(Relaxed);
+    let before = metrics.db_transactions.get();
     let mut tasks = Vec::new();
     for (i, g) in games.iter().enumerate() {
         let store = store.clone();
@@ -294,7 +293,7 @@ async fn suite(url: &str) {
         let stored = store.load_game(g.id, 0).await.unwrap().unwrap();
         assert_eq!(stored.events.len(), usize::from(i != 17), "game {i}");
     }
-    let used = metrics.db_transactions.load(Relaxed) - before;
+    let used = metrics.db_transactions.get() - before;
     assert!(used <= 40, "{used} transactions for 39 commits");
 
     store.close().await;
@@ -326,20 +325,21 @@ async fn ownership_and_fencing_on_postgres() {
     .await
     .unwrap();
     store.migrate().await.unwrap();
-    store.renew_node("a", 1, 60_000).await.unwrap();
-    store.renew_node("b", 2, 60_000).await.unwrap();
+    let owners = Ownerships::new(store.clone());
+    owners.renew_node("a", 1, 60_000).await.unwrap();
+    owners.renew_node("b", 2, 60_000).await.unwrap();
     let state = new_game(false);
     let id = state.id;
-    let seats: Vec<SeatRow> = state.seats.iter().map(Seat::row).collect();
-    let epoch = store
-        .create_game(&state.row(), &seats, &[], Some("a"))
+    let epoch = owners
+        .create_owned(&GameRow::of(&state), &state.seats, &[], "a")
         .await
+        .map(Some)
         .unwrap();
     assert_eq!(epoch, Some(1), "owned from its creation");
-    let owner = store.owner_of(id).await.unwrap().unwrap();
+    let owner = owners.owner_of(id).await.unwrap().unwrap();
     assert_eq!((owner.node.as_deref(), owner.alive), (Some("a"), true));
-    assert_eq!(store.acquire(id, "b").await.unwrap(), None, "a is alive");
-    assert!(store.orphans(10).await.unwrap().is_empty());
+    assert_eq!(owners.acquire(id, "b").await.unwrap(), None, "a is alive");
+    assert!(owners.orphans(10).await.unwrap().is_empty());
 
     let a1 = Fence {
         node: "a".into(),
@@ -354,11 +354,11 @@ async fn ownership_and_fencing_on_postgres() {
     store.commit(commit(1, &a1)).await.unwrap();
 
     // a's lease runs out: b may take the game, once, at the next epoch.
-    store.renew_node("a", 1, -1).await.unwrap();
-    assert_eq!(store.orphans(10).await.unwrap(), vec![id]);
-    assert_eq!(store.acquire(id, "b").await.unwrap(), Some(2));
+    owners.renew_node("a", 1, -1).await.unwrap();
+    assert_eq!(owners.orphans(10).await.unwrap(), vec![id]);
+    assert_eq!(owners.acquire(id, "b").await.unwrap(), Some(2));
     assert_eq!(
-        store.acquire(id, "a").await.unwrap(),
+        owners.acquire(id, "a").await.unwrap(),
         None,
         "a's lease is over"
     );
@@ -401,21 +401,21 @@ async fn ownership_and_fencing_on_postgres() {
     );
 
     // Released, anyone may take it, at once; the release of a stale fence changes nothing.
-    store.release(id, &a1).await.unwrap();
+    owners.release(id, &a1).await.unwrap();
     assert_eq!(
-        store.owner_of(id).await.unwrap().unwrap().node.as_deref(),
+        owners.owner_of(id).await.unwrap().unwrap().node.as_deref(),
         Some("b")
     );
-    store.release(id, &b2).await.unwrap();
-    let owner = store.owner_of(id).await.unwrap().unwrap();
+    owners.release(id, &b2).await.unwrap();
+    let owner = owners.owner_of(id).await.unwrap().unwrap();
     assert_eq!(owner.node, None);
     assert!(owner.idle_since.is_some(), "released at a known time");
-    assert_eq!(store.acquire(id, "b").await.unwrap(), Some(3));
+    assert_eq!(owners.acquire(id, "b").await.unwrap(), Some(3));
     assert_eq!(
-        store.live_nodes().await.unwrap().len(),
+        owners.live_nodes().await.unwrap().len(),
         1,
         "only b is alive"
     );
-    store.remove_node("b").await.unwrap();
-    assert!(store.live_nodes().await.unwrap().is_empty());
+    owners.remove_node("b").await.unwrap();
+    assert!(owners.live_nodes().await.unwrap().is_empty());
 }

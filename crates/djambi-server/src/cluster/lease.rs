@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
+use super::ownership::Ownerships;
 use crate::metrics::Metrics;
-use crate::store::Store;
 
 /// The share of the lease the node trusts: it stops acting this much before the database's
 /// expiry at the latest, a margin for the two clocks' rates.
@@ -93,7 +93,7 @@ impl Lease {
     }
 
     /// Renews the lease once; `true` if it is held now.
-    pub async fn renew(&self, store: &Store) -> bool {
+    pub async fn renew(&self, store: &Ownerships) -> bool {
         if self.frozen.load(Relaxed) {
             return false;
         }
@@ -161,7 +161,7 @@ impl Lease {
     }
 
     /// Keeps the lease: renews it five times per lease, and gives it up the moment it runs out.
-    pub async fn keep(self: Arc<Self>, store: Store, metrics: Arc<Metrics>) {
+    pub async fn keep(self: Arc<Self>, store: Ownerships, metrics: Arc<Metrics>) {
         let every = (self.duration / 5).max(Duration::from_millis(100));
         let watch = {
             let lease = self.clone();
@@ -173,7 +173,7 @@ impl Lease {
                         None => tokio::time::sleep(Duration::from_millis(50)).await,
                     }
                     if lease.expire_if_due() {
-                        metrics.cluster_lease_losses.fetch_add(1, Relaxed);
+                        metrics.cluster_lease_losses.inc();
                     }
                 }
             })

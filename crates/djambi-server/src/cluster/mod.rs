@@ -3,15 +3,33 @@
 //! holds the game's actor), the other nodes only forward their sockets' commands to it and fan
 //! its events out to their sockets.
 //!
-//! This module is the transport and the membership, knowing nothing of games:
+//! Everything multi-node is here; the rest of the server runs the same with a node of several
+//! as alone, through the game's ports:
+//! - [`Cluster`]: the NATS connection, the subjects, one ordered publisher, requests;
 //! - [`lease`]: the node's lease in Postgres, and stopping every game the moment it is lost;
 //! - [`peers`]: which nodes are up, from their heartbeats on NATS (for presence only);
-//! - [`Cluster`]: the NATS connection, the subjects, one ordered publisher, requests.
-//!
-//! What games do over it is in `game::remote`.
+//! - [`ownership`]: the cluster's SQL (leases, which node owns which game, fencing epochs);
+//! - [`site`]: where games run ([`ClusterSite`], the game's `Site`): owned here, or reached
+//!   through their owner; adopting the games nobody runs;
+//! - [`journal`] and [`fanout`]: the ports of a game this node owns (commits under its fence;
+//!   messages to the other nodes' sockets, presence digests);
+//! - [`remote`], [`owner`], [`mirror`], [`digest`]: the games other nodes own, reached over
+//!   the one call vocabulary, their messages mirrored here, their presence for lists;
+//! - [`wire`]: how all of it is encoded.
 
+pub mod digest;
+pub mod fanout;
+pub mod journal;
 pub mod lease;
+pub mod mirror;
+mod owner;
+pub mod ownership;
 pub mod peers;
+pub mod remote;
+pub mod site;
+pub mod wire;
+
+pub use site::{ClusterSite, check_alone};
 
 use std::future::Future;
 use std::sync::Arc;
@@ -28,6 +46,7 @@ use uuid::Uuid;
 use crate::metrics::Metrics;
 use crate::store::Store;
 use lease::Lease;
+use ownership::Ownerships;
 use peers::{HEARTBEAT_EVERY, Peers};
 
 /// The subject every node's heartbeat goes to.
@@ -69,6 +88,12 @@ pub enum ClusterError {
     /// The first lease could not be taken.
     #[error("could not take the node's lease in the database")]
     Lease,
+    /// The database could not be read.
+    #[error("{0}")]
+    Store(String),
+    /// A server alone would share its database with nodes of a cluster.
+    #[error("{0}")]
+    NotAlone(String),
 }
 
 /// Why a request got no answer.
@@ -121,7 +146,8 @@ impl Cluster {
             .await
             .map_err(|e| ClusterError::Nats(e.to_string()))?;
         let lease = Arc::new(Lease::new(config.name.clone(), tag, config.lease));
-        if !lease.renew(&store).await {
+        let owners = Ownerships::new(store);
+        if !lease.renew(&owners).await {
             return Err(ClusterError::Lease);
         }
         let peers = Arc::new(Peers::new(tag, config.lease.max(Duration::from_secs(3))));
@@ -132,7 +158,7 @@ impl Cluster {
             .await
             .map_err(|e| ClusterError::Nats(e.to_string()))?;
         spawn_until(&stopping, publish(nats.clone(), queue));
-        spawn_until(&stopping, lease.clone().keep(store, metrics.clone()));
+        spawn_until(&stopping, lease.clone().keep(owners, metrics.clone()));
         spawn_until(&stopping, listen_heartbeats(heartbeats, peers.clone()));
         spawn_until(&stopping, send_heartbeats(nats.clone(), tag));
         tracing::info!(node = %lease.id(), tag = format_args!("{tag:08x}"), "joined the cluster");
@@ -186,9 +212,9 @@ impl Cluster {
     /// full the message is dropped and counted.
     pub fn publish(&self, subject: Subject, payload: Bytes) {
         if self.publisher.try_send((subject, payload)).is_err() {
-            self.metrics.cluster_dropped.fetch_add(1, Relaxed);
+            self.metrics.cluster_dropped.inc();
         } else {
-            self.metrics.cluster_published.fetch_add(1, Relaxed);
+            self.metrics.cluster_published.inc();
         }
     }
 
@@ -215,7 +241,7 @@ impl Cluster {
 
     /// Sends a request and waits for its answer.
     pub async fn request(&self, subject: Subject, payload: Bytes) -> Result<Bytes, RequestFailed> {
-        self.metrics.cluster_requests.fetch_add(1, Relaxed);
+        self.metrics.cluster_requests.inc();
         let asked = self.nats.request(subject, payload);
         match tokio::time::timeout(self.request_timeout, asked).await {
             Ok(Ok(message)) => Ok(message.payload),
@@ -232,7 +258,7 @@ impl Cluster {
     /// what was published is flushed.
     pub async fn stop(&self, store: &Store) {
         let id = self.lease.id();
-        if let Err(e) = store.remove_node(&id).await {
+        if let Err(e) = Ownerships::new(store.clone()).remove_node(&id).await {
             tracing::warn!(node = %id, error = %e, "could not end the lease (it expires by itself)");
         }
         let _ = tokio::time::timeout(Duration::from_secs(2), self.nats.flush()).await;

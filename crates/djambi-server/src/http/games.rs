@@ -10,10 +10,10 @@ use axum::{Json, Router};
 use super::{ApiJson, Bearer, LinkBase, parse_game_id};
 use crate::AppState;
 use crate::error::AppError;
-use crate::game::{AdminAction, AdminWhat, NewGame};
+use crate::game::NewGame;
 use crate::net::ClientIp;
-use crate::protocol::GameStatus;
 use crate::protocol::http::{CreateGame, CreatedGame, GameList, ListQuery};
+use crate::table::{AdminWhat, BotLevel, GameStatus, table_level};
 
 /// Games listed when no `limit` is given.
 const DEFAULT_LIMIT: u32 = 50;
@@ -54,7 +54,7 @@ async fn create(
     new.creator = Some(client.key());
     new.base_url = Some(base);
     new.bots = body.bots.into_iter().map(|(p, l)| (p, l.0)).collect();
-    let min_per_turn = u32::try_from(state.config.min_turn_deadline_secs).unwrap_or(u32::MAX);
+    let min_per_turn = u32::try_from(state.config.games.min_turn_deadline_secs).unwrap_or(u32::MAX);
     new.settings = NewGame::settings(
         body.clock,
         body.on_timeout,
@@ -65,9 +65,9 @@ async fn create(
     )?;
     // A seat handed over on a timeout gets a bot like the table's others, unless named.
     if body.takeover_level.is_none()
-        && let Some(level) = crate::game::table_level(new.bots.values().copied())
+        && let Some(level) = table_level(new.bots.values().copied())
     {
-        new.settings.takeover_level = crate::protocol::lifecycle::BotLevel(level);
+        new.settings.takeover_level = BotLevel(level);
     }
     let created = state.registry.create(new).await?;
     Ok((StatusCode::CREATED, Json(created)))
@@ -105,11 +105,7 @@ async fn cancel(
     Bearer(token): Bearer,
 ) -> Result<Json<serde_json::Value>, AppError> {
     let id = parse_game_id(&id)?;
-    let action = AdminAction {
-        token,
-        what: AdminWhat::Cancel,
-    };
-    state.registry.admin(id, action).await?;
+    state.registry.admin(id, token, AdminWhat::Cancel).await??;
     Ok(Json(serde_json::json!({"id": id, "status": "cancelled"})))
 }
 

@@ -25,15 +25,10 @@ async fn readyz(State(state): State<AppState>) -> Result<&'static str, AppError>
         tracing::warn!(error = %e, "database not ready");
         return Err(AppError::Unavailable("the database does not answer".into()));
     }
-    if let Some(remote) = state.registry.remote() {
-        if !remote.cluster.connected() {
-            return Err(AppError::Unavailable(
-                "the message broker does not answer".into(),
-            ));
-        }
-        if !remote.cluster.lease().is_valid() {
-            return Err(AppError::Unavailable("this node holds no lease".into()));
-        }
-    }
+    state
+        .registry
+        .site()
+        .ready()
+        .map_err(|why| AppError::Unavailable(why.into()))?;
     Ok("ok")
 }

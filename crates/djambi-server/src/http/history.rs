@@ -10,10 +10,10 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use serde::Deserialize;
 
+use super::pages::MAX_PAGE;
 use super::parse_game_id;
 use crate::AppState;
 use crate::error::AppError;
-use crate::game::history::MAX_PAGE;
 use crate::net::ClientIp;
 
 /// Events in a page when no `limit` is given.
@@ -59,8 +59,5 @@ async fn events(
         .page(stored, query.since, limit)
         .await
         .ok_or(AppError::Internal)?;
-    Ok((
-        [(header::CONTENT_TYPE, "application/json")],
-        page.to_string(),
-    ))
+    Ok(([(header::CONTENT_TYPE, "application/json")], page))
 }

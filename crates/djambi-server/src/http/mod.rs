@@ -5,6 +5,7 @@ mod games;
 mod health;
 mod history;
 mod metrics;
+mod pages;
 mod record_text;
 mod records;
 mod seats;
@@ -14,7 +15,8 @@ use axum::Router;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use serde::de::DeserializeOwned;
-use uuid::Uuid;
+
+pub use pages::History;
 
 use crate::AppState;
 use crate::error::AppError;
@@ -33,13 +35,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .layer(tower_http::compression::CompressionLayer::new())
 }
 
-/// A game id from a path; anything else is an unknown game.
-pub fn parse_game_id(s: &str) -> Result<Uuid, AppError> {
-    Uuid::parse_str(s).map_err(|_| {
-        let shown: String = s.chars().take(40).collect();
-        AppError::no_game(shown)
-    })
-}
+pub use crate::error::parse_game_id;
 
 /// The base of the links a request's answer gives (games, invites): the configured public URL,
 /// else the address the client itself used (its `Host`), so that a server reached on the

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use djambi_core::{ClockMeta, EventRecord, Game, GameRecord, Player, Position, ResultRecord};
 
-use crate::game::state::record::names;
+use crate::table::state::record::names;
 
 /// The text of `record`, the game at `link`.
 pub fn render(record: &GameRecord, link: &str) -> String {

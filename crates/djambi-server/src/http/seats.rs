@@ -11,10 +11,10 @@ use super::{ApiJson, Bearer, LinkBase, parse_game_id};
 use crate::AppState;
 use crate::error::AppError;
 use crate::game::Registry;
-use crate::game::{AdminAction, AdminAnswer, AdminWhat};
 use crate::net::ClientIp;
 use crate::protocol::http::{ClaimSeat, ClaimedSeat};
 use crate::protocol::http::{SeatBot, SeatInvite};
+use crate::table::{AdminAnswer, AdminWhat, BotLevel, ClaimError};
 
 pub(super) fn router() -> Router<AppState> {
     Router::new()
@@ -44,11 +44,11 @@ async fn reinvite(
 ) -> Result<Json<SeatInvite>, AppError> {
     let id = parse_game_id(&id)?;
     let player = seat_of(&player)?;
-    let action = AdminAction {
-        token,
-        what: AdminWhat::Reinvite(player),
-    };
-    match state.registry.admin(id, action).await? {
+    match state
+        .registry
+        .admin(id, token, AdminWhat::Reinvite(player))
+        .await??
+    {
         AdminAnswer::Invite(player, token) => {
             Ok(Json(Registry::invite(&base, id, player, None, &token)))
         }
@@ -70,7 +70,7 @@ async fn table_level(state: &AppState, id: uuid::Uuid) -> Result<Level, AppError
         .into_iter()
         .flatten()
         .filter_map(|seat| seat["bot"].as_str()?.parse::<Level>().ok());
-    Ok(crate::game::table_level(levels).unwrap_or(Level::Medium))
+    Ok(crate::table::table_level(levels).unwrap_or(Level::Medium))
 }
 
 /// `POST /api/games/{id}/seats/{player}/bot` with the creator's admin token, before the
@@ -96,11 +96,10 @@ async fn to_bot(
         Some(level) => level.0,
         None => table_level(&state, id).await?,
     };
-    let action = AdminAction {
-        token,
-        what: AdminWhat::Bot(player, level),
-    };
-    state.registry.admin(id, action).await?;
+    state
+        .registry
+        .admin(id, token, AdminWhat::Bot(player, BotLevel(level)))
+        .await??;
     Ok(Json(
         serde_json::json!({"player": player, "bot": level.name()}),
     ))
@@ -127,11 +126,15 @@ async fn claim(
     let claimed = state
         .registry
         .with_game(id, |game| {
-            let body = body.clone();
-            async move { game.claim(body).await }
+            let ClaimSeat {
+                name,
+                token,
+                player,
+            } = body.clone();
+            async move { game.claim(token, player, name).await }
         })
         .await?;
-    if let Err(AppError::BadToken) = &claimed
+    if let Err(ClaimError::BadToken) = &claimed
         && body.token.is_some()
     {
         tracing::debug!(%ip, game = %id, "claim with a wrong seat token");

@@ -162,7 +162,7 @@ impl ConnTracker {
                         evicted.push(v);
                     }
                     None => {
-                        self.metrics.connections_refused.fetch_add(1, Relaxed);
+                        self.metrics.connections_refused.inc();
                         return Err(Refusal::Total);
                     }
                 }
@@ -180,7 +180,7 @@ impl ConnTracker {
                             evicted.push(v);
                         }
                         None => {
-                            self.metrics.connections_refused.fetch_add(1, Relaxed);
+                            self.metrics.connections_refused.inc();
                             return Err(Refusal::PerIp);
                         }
                     }
@@ -208,10 +208,10 @@ impl ConnTracker {
             }
             slot
         };
-        self.metrics.connections_open.fetch_add(1, Relaxed);
+        self.metrics.connections_open.inc();
         for victim in evicted {
             tracing::debug!(peer = %victim.peer, age_ms = victim.accepted.elapsed().as_millis() as u64, "closing an idle connection to make room");
-            self.metrics.connections_evicted.fetch_add(1, Relaxed);
+            self.metrics.connections_evicted.inc();
             victim.kill.cancel();
         }
         Ok(slot)
@@ -221,7 +221,7 @@ impl ConnTracker {
     fn uncount(&self, inner: &mut Inner, slot: &ConnSlot) {
         if slot.counted.swap(false, Relaxed) {
             Self::forget(inner, slot.id, slot.key);
-            self.metrics.connections_open.fetch_sub(1, Relaxed);
+            self.metrics.connections_open.dec();
         }
     }
 
@@ -242,7 +242,7 @@ impl ConnTracker {
         if counted.swap(false, Relaxed) {
             let mut inner = self.inner.lock().expect("connection tracker lock");
             Self::forget(&mut inner, id, key);
-            self.metrics.connections_open.fetch_sub(1, Relaxed);
+            self.metrics.connections_open.dec();
         }
     }
 

@@ -39,8 +39,8 @@ pub struct CreateGame {
     /// Whether spectators read the players' public chat (default true); spectators always
     /// talk in their own room.
     #[serde(
-        default = "super::lifecycle::yes",
-        skip_serializing_if = "super::lifecycle::is_yes"
+        default = "crate::table::settings::yes",
+        skip_serializing_if = "crate::table::settings::is_yes"
     )]
     pub players_chat_public: bool,
     /// Seats played by bots from the start, with their levels (never invited).

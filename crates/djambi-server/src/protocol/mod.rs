@@ -13,6 +13,7 @@ pub mod http;
 mod legal;
 pub mod lifecycle;
 pub mod server;
+pub mod view;
 
 pub use client::{ClientMessage, PROTOCOL_VERSION};
 pub use effect::{EffectsView, PieceCode};

@@ -7,6 +7,8 @@ use uuid::Uuid;
 use super::event::{EventView, StateView};
 use super::legal::LegalView;
 use super::lifecycle::{BotLevel, RematchView, Settings, TakebackView, VoteView};
+use crate::table::Refusal;
+pub use crate::table::{CancelReason, GameStatus};
 
 /// One message from the server, tagged by `type`.
 #[derive(Clone, Debug, Serialize)]
@@ -198,43 +200,6 @@ impl ErrorCode {
     }
 }
 
-/// Where a game stands, for lists and snapshots.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GameStatus {
-    /// Waiting for players to claim their seats.
-    Open,
-    /// Being played.
-    Live,
-    /// Over: won or drawn.
-    Finished,
-    /// Called off before it ended (never claimed, or cancelled by its creator).
-    Cancelled,
-}
-
-impl GameStatus {
-    /// The status as stored and sent (`open`, `live`, `finished`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameStatus::Open => "open",
-            GameStatus::Live => "live",
-            GameStatus::Finished => "finished",
-            GameStatus::Cancelled => "cancelled",
-        }
-    }
-
-    /// Parses [`as_str`](GameStatus::as_str)'s output.
-    pub fn parse(s: &str) -> Option<GameStatus> {
-        match s {
-            "open" => Some(GameStatus::Open),
-            "live" => Some(GameStatus::Live),
-            "finished" => Some(GameStatus::Finished),
-            "cancelled" => Some(GameStatus::Cancelled),
-            _ => None,
-        }
-    }
-}
-
 /// A seat as a snapshot shows it.
 #[derive(Clone, Debug, Serialize)]
 pub struct SeatView {
@@ -361,31 +326,30 @@ pub struct GameView {
     pub updated_at: String,
 }
 
-/// Why a game was called off.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CancelReason {
-    /// Nobody claimed or touched it for too long.
-    Expired,
-    /// Its creator cancelled it before it started.
-    Creator,
-}
-
-impl CancelReason {
-    /// The reason as stored and sent.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CancelReason::Expired => "expired",
-            CancelReason::Creator => "creator",
-        }
-    }
-
-    /// Parses [`as_str`](CancelReason::as_str)'s output.
-    pub fn parse(s: &str) -> Option<CancelReason> {
-        match s {
-            "expired" => Some(CancelReason::Expired),
-            "creator" => Some(CancelReason::Creator),
-            _ => None,
+/// The socket's code for each refusal of the table.
+impl From<&Refusal> for ErrorCode {
+    fn from(refusal: &Refusal) -> ErrorCode {
+        match refusal {
+            Refusal::Spectator(_) => ErrorCode::Spectator,
+            Refusal::Cancelled => ErrorCode::Cancelled,
+            Refusal::GameOver => ErrorCode::GameOver,
+            Refusal::NotStarted => ErrorCode::NotStarted,
+            Refusal::Eliminated(_) => ErrorCode::Eliminated,
+            Refusal::BotSeat => ErrorCode::BotSeat,
+            Refusal::NotYourTurn(_) => ErrorCode::NotYourTurn,
+            Refusal::Illegal { .. } => ErrorCode::Illegal,
+            Refusal::NoDrawOffer => ErrorCode::NoDrawOffer,
+            Refusal::DrawPending => ErrorCode::DrawPending,
+            Refusal::NoBot => ErrorCode::NoBot,
+            Refusal::NoVote(_) => ErrorCode::NoVote,
+            Refusal::NoTakeback(_) => ErrorCode::NoTakeback,
+            Refusal::NotAPlayer => ErrorCode::NotAPlayer,
+            Refusal::Malformed(_) => ErrorCode::Malformed,
+            Refusal::TooLarge(_) => ErrorCode::TooLarge,
+            Refusal::RateLimited => ErrorCode::RateLimited,
+            Refusal::NoRematch(_) => ErrorCode::NoRematch,
+            Refusal::SeatRevoked => ErrorCode::SeatRevoked,
+            Refusal::Internal(_) => ErrorCode::Internal,
         }
     }
 }

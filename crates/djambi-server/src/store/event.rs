@@ -1,150 +1,35 @@
-//! What an event of the log records, and how it is stored: a kind name, the acting player (or
-//! `-` for the server's own events) and, for some kinds, a `detail` text.
+//! How an event of the log is stored: a kind name, the acting player (or `-` for the server's
+//! own events) and, for some kinds, a `detail` text.
 
-use djambi_core::{ArmySet, Player, Turn, TurnText};
-use djambi_engine::Level;
+use djambi_core::{ArmySet, Player, TurnText};
 
 use super::StoreError;
-use crate::protocol::CancelReason;
-use crate::protocol::lifecycle::{BotReason, VoteAction};
+use crate::table::{BotReason, CancelReason, EventKind, VoteAction};
 
-/// What an event of the log records (enough to replay it). Small and `Copy`: a game keeps its
-/// whole log in memory in this form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EventKind {
-    /// A turn (a pass included), by `player`.
-    Turn {
-        /// Who played it.
-        player: Player,
-        /// The turn (stored as its canonical text).
-        turn: Turn,
-    },
-    /// A resignation.
-    Resign(Player),
-    /// A draw offer.
-    DrawOffered(Player),
-    /// An agreement to the pending offer, not yet from everyone.
-    DrawAccepted(Player),
-    /// A refusal (or withdrawal) of the pending offer.
-    DrawDeclined(Player),
-    /// The last agreement: the game is drawn.
-    DrawAgreed {
-        /// Whose agreement completed it.
-        by: Player,
-        /// Living players whose agreement was not needed (away for longer than the grace).
-        excused: ArmySet,
-    },
-    /// The game was called off before it ended.
-    Cancelled(CancelReason),
-    /// Every seat is taken: the game (and its clock) starts.
-    Started,
-    /// A bot plays the seat from now on.
-    SeatToBot {
-        /// The seat.
-        player: Player,
-        /// The bot's level.
-        level: Level,
-        /// Why.
-        reason: BotReason,
-    },
-    /// The seat's player took it back from the bot.
-    SeatToHuman(Player),
-    /// A vote on an absent player opened (its author votes yes).
-    VoteOpened {
-        /// Who opened it.
-        by: Player,
-        /// The absent player.
-        target: Player,
-        /// What it would do.
-        action: VoteAction,
-        /// Who may vote.
-        voters: ArmySet,
-    },
-    /// A vote was cast.
-    VoteCast {
-        /// Who voted.
-        by: Player,
-        /// Yes or no.
-        yes: bool,
-    },
-    /// The vote closed: passed (its action follows as the next event) or not.
-    VoteClosed {
-        /// Whether a majority said yes.
-        passed: bool,
-    },
-    /// A player asks to take back their last turn.
-    TakebackRequested(Player),
-    /// A player answered the takeback request.
-    TakebackAnswered {
-        /// Who answered.
-        by: Player,
-        /// Agreed or not (a no drops the request).
-        yes: bool,
-    },
-    /// The requester's last turn (and the passes it forced) is taken back.
-    TakenBack(Player),
-    /// The player's clock or deadline ran out (what the game does about it follows).
-    Timeout(Player),
-    /// The server was down from `from` to `until` (ms): nobody's clock ran meanwhile.
-    Paused {
-        /// The server's last sign of life.
-        from: i64,
-        /// When it came back.
-        until: i64,
-    },
+/// How an event kind is stored: its name, player, turn text and detail.
+pub trait StoredKind: Sized {
+    /// The stored turn text, for a turn.
+    fn turn_text(&self) -> Option<String>;
+    /// What the kind stores in `detail`, if anything.
+    fn detail(&self) -> Option<String>;
+    /// Reads a stored event back.
+    fn decode(
+        kind: &str,
+        player: Option<Player>,
+        text: Option<&str>,
+        detail: Option<&str>,
+    ) -> Result<Self, StoreError>;
 }
 
-impl EventKind {
-    /// The player who acted; none for the server's own events.
-    pub fn player(&self) -> Option<Player> {
-        use EventKind::*;
-        match *self {
-            Turn { player, .. } | SeatToBot { player, .. } => Some(player),
-            Resign(p) | DrawOffered(p) | DrawAccepted(p) | DrawDeclined(p) | SeatToHuman(p)
-            | TakebackRequested(p) | TakenBack(p) | Timeout(p) => Some(p),
-            DrawAgreed { by, .. }
-            | VoteOpened { by, .. }
-            | VoteCast { by, .. }
-            | TakebackAnswered { by, .. } => Some(by),
-            Cancelled(_) | Started | VoteClosed { .. } | Paused { .. } => None,
-        }
-    }
-
-    /// The stored name of the kind.
-    pub fn name(&self) -> &'static str {
-        use EventKind::*;
-        match self {
-            Turn { .. } => "turn",
-            Resign(_) => "resign",
-            DrawOffered(_) => "draw_offered",
-            DrawAccepted(_) => "draw_accepted",
-            DrawDeclined(_) => "draw_declined",
-            DrawAgreed { .. } => "draw_agreed",
-            Cancelled(_) => "cancelled",
-            Started => "started",
-            SeatToBot { .. } => "seat_to_bot",
-            SeatToHuman(_) => "seat_to_human",
-            VoteOpened { .. } => "vote_opened",
-            VoteCast { .. } => "vote_cast",
-            VoteClosed { .. } => "vote_closed",
-            TakebackRequested(_) => "takeback_requested",
-            TakebackAnswered { .. } => "takeback_answered",
-            TakenBack(_) => "taken_back",
-            Timeout(_) => "timeout",
-            Paused { .. } => "paused",
-        }
-    }
-
-    /// The stored turn text, for a turn.
-    pub fn turn_text(&self) -> Option<String> {
+impl StoredKind for EventKind {
+    fn turn_text(&self) -> Option<String> {
         match self {
             EventKind::Turn { turn, .. } => Some(turn.to_string()),
             _ => None,
         }
     }
 
-    /// What the kind stores in `detail`, if anything.
-    pub fn detail(&self) -> Option<String> {
+    fn detail(&self) -> Option<String> {
         use EventKind::*;
         let yes_no = |yes: bool| if yes { "yes" } else { "no" }.to_string();
         match *self {
@@ -164,8 +49,7 @@ impl EventKind {
         }
     }
 
-    /// Reads a stored event back.
-    pub fn decode(
+    fn decode(
         kind: &str,
         player: Option<Player>,
         text: Option<&str>,
@@ -265,6 +149,7 @@ pub fn parse_letters(s: &str) -> Option<ArmySet> {
 mod tests {
     use super::*;
     use djambi_core::Army;
+    use djambi_engine::Level;
 
     #[test]
     fn every_kind_round_trips_through_its_stored_form() {

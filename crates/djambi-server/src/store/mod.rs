@@ -4,12 +4,12 @@
 //!
 //! Writes of live games go through a batching writer ([`writer`]): the commands of many games
 //! that arrive together share one transaction, and each caller is answered only after that
-//! transaction committed. With several nodes ([`cluster`]), a command's writes carry the
-//! [`Fence`] of its game's ownership, checked in the same transaction.
+//! transaction committed. With several nodes, a command's writes carry the [`Fence`] of its
+//! game's ownership, checked in the same transaction ([`fence`]).
 
-mod cluster;
 mod connect_error;
 mod event;
+mod fence;
 mod migrate;
 mod rows;
 mod sql;
@@ -18,19 +18,23 @@ mod writer;
 use std::sync::Arc;
 use std::time::Duration;
 
-use djambi_core::{Army, Player, ResultRecord, Rules};
+use djambi_core::{Army, Player, Position, ResultRecord, Rules};
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
 use sqlx::any::AnyPoolOptions;
-use sqlx::{AnyPool, Executor};
+use sqlx::{AnyConnection, AnyPool, Executor};
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
 use crate::metrics::Metrics;
-use crate::protocol::GameStatus;
-use crate::protocol::lifecycle::{BotLevel, RematchView, Settings};
+use crate::table::{
+    ChatLine, Event, GameState, GameStatus, Rematch, ReplayError, Seat, Settings, seed_of_id,
+};
 use crate::token::TokenHash;
 
-pub use cluster::{Fence, Ownership};
-pub use event::{EventKind, letters, parse_letters};
+pub use event::{StoredKind, letters, parse_letters};
+pub use fence::Fence;
+pub(crate) use rows::game_id;
 use writer::{WriteJob, WriterMsg};
 
 /// A database failure. Its text goes to the log, never to clients.
@@ -159,58 +163,9 @@ pub struct GameSummaryRow {
     /// The ranking so far.
     pub ranking: Vec<Vec<Player>>,
     /// The rematch offered after the game, if any.
-    pub rematch: Option<RematchView>,
+    pub rematch: Option<Rematch>,
     /// When it last changed.
     pub updated_at: i64,
-}
-
-/// A seat.
-#[derive(Clone, Debug)]
-pub struct SeatRow {
-    /// Its player.
-    pub player: Player,
-    /// Its display name.
-    pub name: Option<String>,
-    /// The hash of its token.
-    pub token_hash: TokenHash,
-    /// Whether it was claimed.
-    pub claimed: bool,
-    /// The bot that plays it from the start (none: a person).
-    pub bot: Option<BotLevel>,
-}
-
-/// One event of the log.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EventRow {
-    /// Its version.
-    pub v: u64,
-    /// What happened.
-    pub kind: EventKind,
-    /// The ack id of the command that made it (the acting player's).
-    pub ack: Option<u64>,
-    /// When.
-    pub at: i64,
-}
-
-/// One chat message or whisper.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChatRow {
-    /// Its id within the game.
-    pub id: u64,
-    /// The game's version when it was said.
-    pub v: u64,
-    /// The author's seat; none for a spectator.
-    pub from: Option<Player>,
-    /// The author's name.
-    pub name: String,
-    /// A whisper's recipient.
-    pub to: Option<Player>,
-    /// The raw text.
-    pub text: String,
-    /// The author's ack id.
-    pub ack: Option<u64>,
-    /// When.
-    pub at: i64,
 }
 
 /// A stored game, everything needed to rebuild its actor.
@@ -219,15 +174,84 @@ pub struct StoredGame {
     /// The game's row.
     pub row: GameRow,
     /// Its seats, in base order.
-    pub seats: Vec<SeatRow>,
+    pub seats: Vec<Seat>,
     /// Its whole event log, in order.
-    pub events: Vec<EventRow>,
+    pub events: Vec<Event>,
     /// Its most recent chat, oldest first.
-    pub recent_chat: Vec<ChatRow>,
+    pub recent_chat: Vec<ChatLine>,
     /// The highest chat id (0: none).
     pub last_chat_id: u64,
     /// The ack ids of the players' committed chat: (player, ack, version).
     pub chat_acks: Vec<(Player, u64, u64)>,
+}
+
+impl GameRow {
+    /// The row of a new game.
+    pub fn of(state: &GameState) -> GameRow {
+        GameRow {
+            id: state.id,
+            players: state.players,
+            hostage: state.hostage,
+            rules: state.rules(),
+            start: state.game.start().to_dpn(),
+            open: state.open,
+            listed: state.listed,
+            created_at: state.created_at,
+            summary: GameSummaryRow::of(state),
+            settings: state.settings,
+            admin_hash: state.admin_hash,
+            bot_seed: Some(state.bot_seed),
+        }
+    }
+}
+
+impl GameSummaryRow {
+    /// Where a game stands, as stored with every commit.
+    pub fn of(state: &GameState) -> GameSummaryRow {
+        let pos = state.position();
+        GameSummaryRow {
+            status: state.status(),
+            v: state.v,
+            dpn: pos.to_dpn(),
+            to_move: pos.to_move(),
+            turn: pos.turn(),
+            result: state.result(),
+            ranking: state.game.ranking(),
+            rematch: state.rematch.clone(),
+            updated_at: state.updated_at,
+        }
+    }
+}
+
+impl StoredGame {
+    /// The game as it was before its first event.
+    pub fn start(&self) -> Result<GameState, ReplayError> {
+        let row = &self.row;
+        let start = Position::from_dpn(&row.start, row.rules).map_err(|e| ReplayError {
+            v: 0,
+            message: format!("start position: {e}"),
+        })?;
+        let mut state = GameState::new(row.id, start, self.seats.clone(), row.open, row.created_at)
+            .with_listed(row.listed)
+            .with_settings(row.settings, row.admin_hash)
+            .with_bot_seed(row.bot_seed.unwrap_or_else(|| seed_of_id(row.id)));
+        state.updated_at = row.summary.updated_at;
+        state.rematch = row.summary.rematch.clone();
+        Ok(state)
+    }
+
+    /// The game rebuilt by replaying its log from its start position.
+    pub fn restore(&self) -> Result<GameState, ReplayError> {
+        let mut state = self.start()?;
+        for event in &self.events {
+            state.replay(event)?;
+        }
+        // Games from before the `started` event: started when every seat was claimed.
+        if !state.started && state.all_seated() {
+            state.started = true;
+        }
+        Ok(state)
+    }
 }
 
 /// The writes of one command of one game, committed together.
@@ -236,13 +260,13 @@ pub struct Commit {
     /// The game.
     pub game: Uuid,
     /// New events, in order.
-    pub events: Vec<EventRow>,
+    pub events: Vec<Event>,
     /// A new chat message.
-    pub chat: Option<ChatRow>,
+    pub chat: Option<ChatLine>,
     /// A seat that becomes claimed (with its new name and token hash).
-    pub claim: Option<SeatRow>,
+    pub claim: Option<Seat>,
     /// Seats changed by the creator before the start (a new invite, a bot).
-    pub seats: Vec<SeatRow>,
+    pub seats: Vec<Seat>,
     /// The game's new summary.
     pub summary: Option<GameSummaryRow>,
     /// With several nodes: the ownership it is made under (refused if that has ended).
@@ -328,7 +352,8 @@ impl Store {
         self.inner.backend
     }
 
-    fn pool(&self) -> &AnyPool {
+    /// The connection pool (the cluster's own SQL runs on it).
+    pub(crate) fn pool(&self) -> &AnyPool {
         &self.inner.pool
     }
 
@@ -347,17 +372,27 @@ impl Store {
     }
 
     /// Stores a new game with its seats and (for an imported game) its events, in one
-    /// transaction; with several nodes (`owner`), the game's first ownership too, in the same
-    /// transaction, so that no node ever sees the new game without an owner (and takes it).
-    /// Returns the ownership's epoch; [`StoreError::NoLease`] when `owner`'s lease has expired
-    /// (nothing is stored then).
+    /// transaction.
     pub async fn create_game(
         &self,
         game: &GameRow,
-        seats: &[SeatRow],
-        events: &[EventRow],
-        owner: Option<&str>,
-    ) -> Result<Option<i64>, StoreError> {
+        seats: &[Seat],
+        events: &[Event],
+    ) -> Result<(), StoreError> {
+        self.create_game_and(game, seats, events, |_| async { Ok(()) }.boxed())
+            .await
+    }
+
+    /// [`create_game`](Store::create_game), and `and` in the same transaction (several nodes:
+    /// the game's first ownership, so that no node ever sees the new game without an owner).
+    /// Nothing is stored if `and` fails.
+    pub async fn create_game_and<T>(
+        &self,
+        game: &GameRow,
+        seats: &[Seat],
+        events: &[Event],
+        and: impl for<'c> FnOnce(&'c mut AnyConnection) -> BoxFuture<'c, Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
         let mut tx = self.inner.pool.begin().await?;
         sql::insert_game(&mut tx, game).await?;
         for seat in seats {
@@ -366,12 +401,9 @@ impl Store {
         for event in events {
             sql::insert_event(&mut tx, game.id, event).await?;
         }
-        let epoch = match owner {
-            Some(node) => Some(cluster::own_new(&mut tx, game.id, node).await?),
-            None => None,
-        };
+        let done = and(&mut tx).await?;
         tx.commit().await?;
-        Ok(epoch)
+        Ok(done)
     }
 
     /// Commits one command's writes (batched with other games'); returns once committed.
@@ -395,7 +427,7 @@ impl Store {
     }
 
     /// A game's events after version `since`, in order.
-    pub async fn events_since(&self, id: Uuid, since: u64) -> Result<Vec<EventRow>, StoreError> {
+    pub async fn events_since(&self, id: Uuid, since: u64) -> Result<Vec<Event>, StoreError> {
         sql::events_since(&self.inner.pool, id, since).await
     }
 
@@ -409,7 +441,7 @@ impl Store {
         &self,
         status: Option<GameStatus>,
         limit: u32,
-    ) -> Result<Vec<(GameRow, Vec<SeatRow>)>, StoreError> {
+    ) -> Result<Vec<(GameRow, Vec<Seat>)>, StoreError> {
         sql::list_games(&self.inner.pool, status, limit).await
     }
 
@@ -417,7 +449,7 @@ impl Store {
     pub async fn games_by_ids(
         &self,
         ids: &[Uuid],
-    ) -> Result<Vec<(GameRow, Vec<SeatRow>)>, StoreError> {
+    ) -> Result<Vec<(GameRow, Vec<Seat>)>, StoreError> {
         sql::games_by_ids(&self.inner.pool, &ids[..ids.len().min(50)]).await
     }
 

@@ -5,8 +5,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use uuid::Uuid;
 
-use super::{ChatRow, EventKind, EventRow, GameRow, GameSummaryRow, SeatRow, StoreError};
-use crate::protocol::GameStatus;
+use super::{GameRow, GameSummaryRow, StoreError, StoredKind};
+use crate::table::{ChatLine, Event, EventKind, GameStatus, Seat};
 use crate::token::TokenHash;
 
 fn corrupt(what: impl Into<String>) -> StoreError {
@@ -14,7 +14,7 @@ fn corrupt(what: impl Into<String>) -> StoreError {
 }
 
 /// A game id column (`id`, or another name).
-pub(super) fn game_id(row: &AnyRow, column: &str) -> Result<Uuid, StoreError> {
+pub(crate) fn game_id(row: &AnyRow, column: &str) -> Result<Uuid, StoreError> {
     let id: String = row.try_get(column)?;
     Uuid::parse_str(&id).map_err(|_| corrupt(format!("game id {id:?}")))
 }
@@ -98,27 +98,24 @@ pub(super) fn game(row: &AnyRow) -> Result<GameRow, StoreError> {
 }
 
 /// A `seats` row (player, name, token_hash, claimed, bot).
-pub(super) fn seat(row: &AnyRow) -> Result<SeatRow, StoreError> {
+pub(super) fn seat(row: &AnyRow) -> Result<Seat, StoreError> {
     let hash: String = row.try_get("token_hash")?;
     let bot: Option<String> = row.try_get("bot")?;
-    Ok(SeatRow {
-        player: player(&row.try_get::<String, _>("player")?)?,
-        name: row.try_get("name")?,
-        token_hash: TokenHash::from_hex(&hash).ok_or_else(|| corrupt("token hash"))?,
-        claimed: row.try_get::<i64, _>("claimed")? != 0,
-        bot: bot
-            .as_deref()
-            .map(|b| {
-                b.parse()
-                    .map(crate::protocol::lifecycle::BotLevel)
-                    .map_err(|_| corrupt(format!("bot level {b:?}")))
-            })
-            .transpose()?,
-    })
+    let bot = bot
+        .as_deref()
+        .map(|b| b.parse().map_err(|_| corrupt(format!("bot level {b:?}"))))
+        .transpose()?;
+    Ok(Seat::stored(
+        player(&row.try_get::<String, _>("player")?)?,
+        row.try_get("name")?,
+        TokenHash::from_hex(&hash).ok_or_else(|| corrupt("token hash"))?,
+        row.try_get::<i64, _>("claimed")? != 0,
+        bot,
+    ))
 }
 
 /// An `events` row (v, kind, player, turn_text, detail, ack, at).
-pub(super) fn event(row: &AnyRow) -> Result<EventRow, StoreError> {
+pub(super) fn event(row: &AnyRow) -> Result<Event, StoreError> {
     let kind: String = row.try_get("kind")?;
     let who: String = row.try_get("player")?;
     let p = if who == "-" {
@@ -130,7 +127,7 @@ pub(super) fn event(row: &AnyRow) -> Result<EventRow, StoreError> {
     let detail: Option<String> = row.try_get("detail")?;
     let kind = EventKind::decode(&kind, p, text.as_deref(), detail.as_deref())?;
     let ack: Option<i64> = row.try_get("ack")?;
-    Ok(EventRow {
+    Ok(Event {
         v: u64_of(row.try_get("v")?, "v")?,
         kind,
         ack: ack.map(|a| u64_of(a, "ack")).transpose()?,
@@ -144,9 +141,9 @@ pub(super) fn event_player(kind: &EventKind) -> String {
 }
 
 /// A `chat` row (id, v, from_player, name, to_player, text, ack, at).
-pub(super) fn chat(row: &AnyRow) -> Result<ChatRow, StoreError> {
+pub(super) fn chat(row: &AnyRow) -> Result<ChatLine, StoreError> {
     let ack: Option<i64> = row.try_get("ack")?;
-    Ok(ChatRow {
+    Ok(ChatLine {
         id: u64_of(row.try_get("id")?, "chat id")?,
         v: u64_of(row.try_get("v")?, "v")?,
         from: opt_player(row.try_get("from_player")?)?,

@@ -4,10 +4,10 @@
 use sqlx::{AnyConnection, AnyPool, Row};
 use uuid::Uuid;
 
-use super::cluster::{self, Guard};
+use super::fence::{self, Guard};
 use super::rows::{self, game_columns, int, letter};
-use super::{ChatRow, Commit, EventRow, GameRow, SeatRow, StoreError, StoredGame};
-use crate::protocol::GameStatus;
+use super::{Commit, GameRow, StoreError, StoredGame, StoredKind};
+use crate::table::{ChatLine, Event, GameStatus, Seat};
 
 fn json(value: &impl serde::Serialize) -> String {
     serde_json::to_string(value).expect("plain data serialises")
@@ -50,7 +50,7 @@ pub(super) async fn insert_game(conn: &mut AnyConnection, g: &GameRow) -> Result
 pub(super) async fn insert_seat(
     conn: &mut AnyConnection,
     game: Uuid,
-    seat: &SeatRow,
+    seat: &Seat,
 ) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO seats (game_id, player, name, token_hash, claimed, bot) \
@@ -61,7 +61,7 @@ pub(super) async fn insert_seat(
     .bind(seat.name.clone())
     .bind(seat.token_hash.to_hex())
     .bind(i64::from(seat.claimed))
-    .bind(seat.bot.map(|b| b.to_string()))
+    .bind(seat.start_bot.map(|b| b.name().to_string()))
     .execute(conn)
     .await?;
     Ok(())
@@ -70,7 +70,7 @@ pub(super) async fn insert_seat(
 pub(super) async fn insert_event(
     conn: &mut AnyConnection,
     game: Uuid,
-    event: &EventRow,
+    event: &Event,
 ) -> Result<(), StoreError> {
     insert_events(conn, &[(game, event)], &[]).await
 }
@@ -86,11 +86,11 @@ const EVENTS_PER_STATEMENT: usize = 64;
 /// Inserts events with one statement per [`EVENTS_PER_STATEMENT`] rows (a statement costs a
 /// round trip to the database's thread or server; a batch of moves is one or two). With
 /// `fences` (several nodes), the first statement checks them too: its rows are inserted only
-/// if every fence holds (see [`cluster::fence_guard`](super::cluster)), else
+/// if every fence holds (see [`fence::fence_guard`](super::cluster)), else
 /// [`StoreError::Fenced`] — the check costs no round trip of its own.
 pub(super) async fn insert_events(
     conn: &mut AnyConnection,
-    events: &[(Uuid, &EventRow)],
+    events: &[(Uuid, &Event)],
     fences: &[Guard<'_>],
 ) -> Result<(), StoreError> {
     for (c, chunk) in events.chunks(EVENTS_PER_STATEMENT).enumerate() {
@@ -119,10 +119,10 @@ pub(super) async fn insert_events(
             rows.push(')');
         }
         if guarded {
-            sql = cluster::fence_guard(chunk.len() * 8 + 1) + &sql;
+            sql = fence::fence_guard(chunk.len() * 8 + 1) + &sql;
             sql.push_str(&format!(
                 "SELECT * FROM (VALUES {rows}) AS e WHERE {}",
-                cluster::FENCES_HELD
+                fence::FENCES_HELD
             ));
         } else {
             sql.push_str("VALUES ");
@@ -142,7 +142,7 @@ pub(super) async fn insert_events(
                 .bind(event.at);
         }
         if guarded {
-            query = cluster::bind_fences(query, fences);
+            query = fence::bind_fences(query, fences);
         }
         let inserted = query.execute(&mut *conn).await?.rows_affected();
         if guarded && inserted != chunk.len() as u64 {
@@ -152,7 +152,7 @@ pub(super) async fn insert_events(
     Ok(())
 }
 
-async fn insert_chat(conn: &mut AnyConnection, game: Uuid, c: &ChatRow) -> Result<(), StoreError> {
+async fn insert_chat(conn: &mut AnyConnection, game: Uuid, c: &ChatLine) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO chat (game_id, id, v, from_player, name, to_player, text, ack, at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -180,16 +180,16 @@ pub(super) async fn write_batch(
     conn: &mut AnyConnection,
     commits: &[&Commit],
 ) -> Result<(), StoreError> {
-    let fences = cluster::guards(commits);
+    let fences = fence::guards(commits);
     for commit in commits {
         write_seats_and_chat(conn, commit).await?;
     }
-    let events: Vec<(Uuid, &EventRow)> = commits
+    let events: Vec<(Uuid, &Event)> = commits
         .iter()
         .flat_map(|c| c.events.iter().map(move |e| (c.game, e)))
         .collect();
     if events.is_empty() {
-        cluster::check_fences(conn, &fences).await?;
+        fence::check_fences(conn, &fences).await?;
     } else {
         insert_events(conn, &events, &fences).await?;
     }
@@ -241,7 +241,7 @@ async fn write_seats_and_chat(conn: &mut AnyConnection, commit: &Commit) -> Resu
         .bind(seat.name.clone())
         .bind(seat.token_hash.to_hex())
         .bind(i64::from(seat.claimed))
-        .bind(seat.bot.map(|b| b.to_string()))
+        .bind(seat.start_bot.map(|b| b.name().to_string()))
         .bind(game.to_string())
         .bind(letter(seat.player))
         .execute(&mut *conn)
@@ -361,7 +361,7 @@ pub(super) async fn events_since(
     pool: &AnyPool,
     id: Uuid,
     since: u64,
-) -> Result<Vec<EventRow>, StoreError> {
+) -> Result<Vec<Event>, StoreError> {
     sqlx::query(
         "SELECT v, kind, player, turn_text, detail, ack, at FROM events \
          WHERE game_id = $1 AND v > $2 ORDER BY v",
@@ -390,7 +390,7 @@ pub(super) async fn list_games(
     pool: &AnyPool,
     status: Option<GameStatus>,
     limit: u32,
-) -> Result<Vec<(GameRow, Vec<SeatRow>)>, StoreError> {
+) -> Result<Vec<(GameRow, Vec<Seat>)>, StoreError> {
     let mut conn = pool.acquire().await?;
     let (games, seats) = match status {
         Some(status) => {
@@ -440,8 +440,8 @@ pub(super) async fn list_games(
 fn group_seats(
     games: &[sqlx::any::AnyRow],
     seats: &[sqlx::any::AnyRow],
-) -> Result<Vec<(GameRow, Vec<SeatRow>)>, StoreError> {
-    let mut out: Vec<(GameRow, Vec<SeatRow>)> = games
+) -> Result<Vec<(GameRow, Vec<Seat>)>, StoreError> {
+    let mut out: Vec<(GameRow, Vec<Seat>)> = games
         .iter()
         .map(|r| rows::game(r).map(|g| (g, Vec::new())))
         .collect::<Result<_, _>>()?;
@@ -461,7 +461,7 @@ fn group_seats(
 pub(super) async fn games_by_ids(
     pool: &AnyPool,
     ids: &[Uuid],
-) -> Result<Vec<(GameRow, Vec<SeatRow>)>, StoreError> {
+) -> Result<Vec<(GameRow, Vec<Seat>)>, StoreError> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }

@@ -5,7 +5,6 @@
 //! fail the others.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering::Relaxed;
 
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
@@ -68,13 +67,13 @@ async fn commit_batch(pool: &AnyPool, jobs: &mut Vec<WriteJob>, metrics: &Metric
     let commits: Vec<&Commit> = jobs.iter().map(|j| &j.commit).collect();
     match write(pool, &commits).await {
         Ok(()) => {
-            metrics.db_transactions.fetch_add(1, Relaxed);
+            metrics.db_transactions.inc();
             for job in jobs.drain(..) {
                 let _ = job.reply.send(Ok(()));
             }
         }
         Err(e) if jobs.len() == 1 => {
-            metrics.db_errors.fetch_add(1, Relaxed);
+            metrics.db_errors.inc();
             tracing::error!(error = %e, game = %jobs[0].commit.game, "commit failed");
             if let Some(job) = jobs.pop() {
                 let _ = job.reply.send(Err(e));
@@ -86,10 +85,10 @@ async fn commit_batch(pool: &AnyPool, jobs: &mut Vec<WriteJob>, metrics: &Metric
                 let result = write(pool, &[&job.commit]).await;
                 match &result {
                     Ok(()) => {
-                        metrics.db_transactions.fetch_add(1, Relaxed);
+                        metrics.db_transactions.inc();
                     }
                     Err(e) => {
-                        metrics.db_errors.fetch_add(1, Relaxed);
+                        metrics.db_errors.inc();
                         tracing::error!(error = %e, game = %job.commit.game, "commit failed");
                     }
                 }

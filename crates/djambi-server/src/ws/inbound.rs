@@ -1,11 +1,9 @@
 //! Client frames in: size limit and parsing into the closed [`ClientMessage`] enum.
 //! What does not parse becomes a typed error here and goes no further.
 
-use crate::game::Action;
-
 use crate::protocol::client::{AckOnly, VoteKind};
-use crate::protocol::lifecycle::VoteAction;
 use crate::protocol::{ClientMessage, ErrorCode};
+use crate::table::{Action, VoteAction};
 
 /// The largest ack id: JSON's safe integers (2^53 − 1), so every client can count to it.
 pub const MAX_ACK: u64 = (1 << 53) - 1;

@@ -19,8 +19,7 @@ use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
 use crate::AppState;
-use crate::error::AppError;
-use crate::http::parse_game_id;
+use crate::error::{AppError, parse_game_id};
 use crate::metrics::Metrics;
 use crate::net::budget::Allowance;
 use crate::net::{Budgets, ClientIp, ConnSlot, ConnState};
@@ -53,6 +52,29 @@ pub struct WsContext {
     /// Cancelled at shutdown, once the games have told their connections: closes the sockets
     /// that have not said `hello` yet.
     pub closing: CancellationToken,
+}
+
+impl WsContext {
+    /// The context of every socket, configured by `flags`; connection ids start at `first_conn`.
+    pub fn new(
+        flags: &crate::config::SocketFlags,
+        metrics: Arc<Metrics>,
+        budgets: Arc<Budgets>,
+        first_conn: u64,
+    ) -> WsContext {
+        WsContext {
+            metrics,
+            budgets,
+            max_message_bytes: flags.max_message_bytes,
+            rate_limit: flags.rate_limit,
+            chat: flags.chat(),
+            write_timeout: flags.write_timeout(),
+            idle: flags.idle(),
+            next_conn: AtomicU64::new(first_conn),
+            tasks: TaskTracker::new(),
+            closing: CancellationToken::new(),
+        }
+    }
 }
 
 /// The WebSocket routes.

@@ -100,10 +100,7 @@ impl Reader {
         }
         if self.frames.check().is_err() {
             if !self.strike() {
-                self.ctx
-                    .metrics
-                    .floods
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                self.ctx.metrics.floods.inc();
                 return Read::End(Some((1008, "flooding")));
             }
             return match message {

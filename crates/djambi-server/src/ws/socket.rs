@@ -23,10 +23,11 @@ use super::WsContext;
 use super::inbound;
 use super::reader::{Read, Reader};
 use crate::game::{
-    GameLink, JoinError, JoinRequest, Joined, Outbound, Registry, Role, Seq, Viewer,
+    CloseReason, Game, JoinError, JoinRequest, Joined, Outbound, Registry, Seq, Text, Viewer,
 };
 use crate::net::{ConnSlot, ConnState, IpKey};
 use crate::protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, ServerMessage};
+use crate::table::Role;
 
 /// How long a client has to say `hello`.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
@@ -49,7 +50,7 @@ pub(super) struct Peer {
 /// Serves one connection to one game until either side closes.
 pub(super) async fn run(
     socket: WebSocket,
-    game: GameLink,
+    game: Game,
     registry: Arc<Registry>,
     ctx: Arc<WsContext>,
     peer: Peer,
@@ -84,11 +85,11 @@ pub(super) async fn run(
             Role::Player(_) => &metrics.player_connections,
             Role::Spectator => &metrics.spectator_connections,
         };
-        gauge.fetch_add(1, Relaxed);
+        gauge.inc();
         let viewer = joined.viewer.clone();
         Box::pin(connection.play(joined)).await;
-        connection.game.leave(viewer).await;
-        gauge.fetch_sub(1, Relaxed);
+        connection.game.leave(&viewer).await;
+        gauge.dec();
         tracing::debug!(conn, "disconnected");
     }
     let mut sink = connection.sink.lock().await;
@@ -97,7 +98,7 @@ pub(super) async fn run(
 
 struct Connection {
     ctx: Arc<WsContext>,
-    game: GameLink,
+    game: Game,
     registry: Arc<Registry>,
     /// The socket's writing half: this task writes to it directly (the lock is never
     /// contended; it lets `&self` methods write).
@@ -151,6 +152,15 @@ impl Connection {
     /// Writes a text frame.
     async fn send(&self, text: Utf8Bytes) -> bool {
         self.write(Message::Text(text)).await
+    }
+
+    /// Writes a game's message (its JSON text, shared by every recipient).
+    async fn send_text(&self, text: &Text) -> bool {
+        // The text is UTF-8 by construction: this check never fails.
+        match Utf8Bytes::try_from(text.bytes()) {
+            Ok(text) => self.send(text).await,
+            Err(_) => true,
+        }
     }
 
     async fn send_message(&self, message: &ServerMessage) -> bool {
@@ -340,7 +350,7 @@ impl Connection {
                 Ok(Ok(joined)) => {
                     let bytes = joined.initial.iter().map(|o| o.text.len()).sum();
                     if !self.afford(joined.viewer.role, bytes).await {
-                        self.game.leave(joined.viewer).await;
+                        self.game.leave(&joined.viewer).await;
                         return None;
                     }
                     return Some(joined);
@@ -399,7 +409,7 @@ impl Connection {
             mut viewer,
             mut events,
             initial,
-            mirror: _mirror,
+            keep: _keep,
         } = joined;
         for outbound in initial {
             if let Flow::Stop = self.forward(&viewer, outbound, true).await {
@@ -476,7 +486,7 @@ impl Connection {
                 if let Flow::Stop = self.events_up_to(viewer, events, reply.v).await {
                     return Flow::Stop;
                 }
-                self.flow(self.send(reply.text).await)
+                self.flow(self.send_text(&reply.text).await)
             }
         }
     }
@@ -490,10 +500,11 @@ impl Connection {
         events: &mut broadcast::Receiver<Outbound>,
         v: u64,
     ) -> Flow {
-        let patient = self.game.is_remote();
         while self.last_v < v {
             let next = match events.try_recv() {
-                Err(TryRecvError::Empty) if patient => {
+                // A game of this node broadcast them before its answer; from another node's
+                // game they travel apart from it and may still be on their way.
+                Err(TryRecvError::Empty) => {
                     match tokio::time::timeout(EVENTS_WAIT, events.recv()).await {
                         Ok(Ok(outbound)) => Ok(outbound),
                         Ok(Err(RecvError::Lagged(_))) => Err(TryRecvError::Lagged(0)),
@@ -533,7 +544,7 @@ impl Connection {
     /// The connection fell behind the broadcast: a spectator gets a snapshot, a player the
     /// events it missed (or a snapshot if they are too many).
     async fn resync(&mut self, viewer: &Viewer) -> Flow {
-        self.ctx.metrics.lagged.fetch_add(1, Relaxed);
+        self.ctx.metrics.lagged.inc();
         let since = match viewer.role {
             Role::Player(_) => Some(self.last_v),
             Role::Spectator => None,
@@ -572,17 +583,17 @@ impl Connection {
             // A gap (from another node's game, a message lost on the way): catch up instead;
             // the answer holds this event again.
             Seq::Event(v) if !direct && self.last_v > 0 && v > self.last_v + 1 => {
-                self.ctx.metrics.lagged.fetch_add(1, Relaxed);
+                self.ctx.metrics.lagged.inc();
                 return Box::pin(self.send_sync(viewer, Some(self.last_v))).await;
             }
             Seq::Event(v) | Seq::Snapshot(v) => self.last_v = v,
             Seq::None => {}
         }
-        if !self.send(outbound.text).await {
+        if !self.send_text(&outbound.text).await {
             return Flow::Stop;
         }
-        if let Some((code, reason)) = outbound.close {
-            self.close(code, reason).await;
+        if let Some(reason) = outbound.close {
+            self.close(close_code_of(reason), reason.as_str()).await;
             return Flow::Stop;
         }
         Flow::Continue
@@ -590,5 +601,15 @@ impl Connection {
 
     fn flow(&self, sent: bool) -> Flow {
         if sent { Flow::Continue } else { Flow::Stop }
+    }
+}
+
+/// The WebSocket close code of a game's reason to close a socket.
+fn close_code_of(reason: CloseReason) -> u16 {
+    match reason {
+        // Reconnect and resume.
+        CloseReason::Restarting => close_code::RESTART,
+        // The socket lost its seat: it must not reconnect with the same token.
+        CloseReason::SeatTokenReplaced | CloseReason::SeatOpenedElsewhere => close_code::POLICY,
     }
 }

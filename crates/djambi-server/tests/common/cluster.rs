@@ -32,10 +32,10 @@ pub async fn cluster_db() -> Option<(TestDb, String)> {
 pub async fn node(url: &str, nats: &str, name: &str, lease_secs: u64) -> TestServer {
     let db = TestDb::Url(url.to_string());
     TestServer::start_with(&db, |c| {
-        c.nats = Some(nats.to_string());
-        c.node_name = Some(name.to_string());
-        c.lease_secs = lease_secs;
-        c.database_url = url.to_string();
+        c.cluster.nats = Some(nats.to_string());
+        c.cluster.node_name = Some(name.to_string());
+        c.cluster.lease_secs = lease_secs;
+        c.store.database_url = url.to_string();
     })
     .await
 }

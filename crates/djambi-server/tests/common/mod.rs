@@ -1,9 +1,10 @@
 //! Shared test helpers: databases (a temporary SQLite file, or a fresh Postgres database per
-//! test), a real server on 127.0.0.1 port 0, a minimal HTTP client, and real
-//! `tokio-tungstenite` WebSocket clients.
+//! test), a real server on 127.0.0.1 port 0 (its HTTP API reached through its router with
+//! `tower::ServiceExt::oneshot`), and real `tokio-tungstenite` WebSocket clients.
 #![allow(dead_code, missing_docs)]
 
 pub mod cluster;
+mod http;
 mod ws;
 
 pub use ws::*;
@@ -14,8 +15,7 @@ use std::time::Duration;
 
 use djambi_server::{AppState, Config};
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -160,6 +160,11 @@ impl TestServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
+        http::register(
+            addr,
+            djambi_server::app(state.clone()),
+            state.config.net.trusted_proxy.clone(),
+        );
         let task = tokio::spawn(djambi_server::serve(listener, state.clone(), async move {
             let _ = stopped.await;
         }));
@@ -173,6 +178,7 @@ impl TestServer {
 
     /// Shuts down gracefully and waits for it.
     pub async fn stop(mut self) {
+        http::unregister(self.addr);
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -184,13 +190,13 @@ impl TestServer {
 
 // --- HTTP --------------------------------------------------------------------------------------
 
-/// One HTTP/1.1 request; returns the status and the body.
+/// One HTTP request; returns the status and the body.
 pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
     let (status, _, body) = http_full(addr, method, path, body).await;
     (status, body)
 }
 
-/// One HTTP/1.1 request; returns the status, the raw headers and the body.
+/// One HTTP request; returns the status, the response's head and the body.
 pub async fn http_full(
     addr: SocketAddr,
     method: &str,
@@ -200,7 +206,7 @@ pub async fn http_full(
     http_with(addr, method, path, body, "").await
 }
 
-/// One HTTP/1.1 request with extra header lines (each ending in `\r\n`).
+/// One HTTP request with extra header lines (each ending in `\r\n`).
 pub async fn http_with(
     addr: SocketAddr,
     method: &str,
@@ -208,44 +214,7 @@ pub async fn http_with(
     body: Option<&str>,
     headers: &str,
 ) -> (u16, String, String) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let body = body.unwrap_or("");
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n{headers}\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    tokio::time::timeout(WAIT, stream.read_to_end(&mut raw))
-        .await
-        .expect("HTTP response in time")
-        .unwrap();
-    let raw = String::from_utf8_lossy(&raw).to_string();
-    let (head, rest) = raw.split_once("\r\n\r\n").expect("a complete response");
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let lower = head.to_ascii_lowercase();
-    // A compressed body is not text: left as received.
-    let body =
-        if lower.contains("transfer-encoding: chunked") && !lower.contains("content-encoding") {
-            dechunk(rest)
-        } else {
-            rest.to_string()
-        };
-    (status, head.to_string(), body)
-}
-
-fn dechunk(mut s: &str) -> String {
-    let mut out = String::new();
-    loop {
-        let (size, rest) = s.split_once("\r\n").unwrap();
-        let size = usize::from_str_radix(size.trim(), 16).unwrap();
-        if size == 0 {
-            return out;
-        }
-        out.push_str(&rest[..size]);
-        s = &rest[size + 2..];
-    }
+    http::send(addr, method, path, body, headers).await
 }
 
 pub async fn get_json(addr: SocketAddr, path: &str) -> (u16, Value) {

@@ -16,7 +16,7 @@
 //! person plays) and accept one when the position repeats or nothing was killed for long; a
 //! table of bots alone agrees at once.
 //!
-//! [`BOTS_ALONE_QUIET_TURNS`]: crate::game::state::BOTS_ALONE_QUIET_TURNS
+//! [`BOTS_ALONE_QUIET_TURNS`]: crate::table::BOTS_ALONE_QUIET_TURNS
 
 use std::time::Duration;
 
@@ -24,24 +24,8 @@ use djambi_core::{Player, Turn};
 
 use super::Actor;
 use crate::clock::now_ms;
-use crate::game::command;
 use crate::game::handle::Command;
-use crate::protocol::GameStatus;
-use crate::protocol::lifecycle::ClockSpec;
-use crate::store::EventKind;
-
-/// Turns without a kill or an elimination after which a bot thinks the game goes nowhere.
-pub const STALE_QUIET_TURNS: u32 = 48;
-
-/// How often the same position must have stood (since the last kill) for a bot to think the
-/// game goes nowhere.
-pub const STALE_REPETITIONS: usize = 3;
-
-/// Turns a bot lets pass after its draw offer before it offers again.
-pub const BOT_OFFER_GAP: u32 = 24;
-
-/// The shortest a bot thinks when its clock runs low (ms).
-const MIN_THINK_MS: i64 = 50;
+use crate::table::{EventKind, GameStatus};
 
 /// A bot's turn that waits for its moment: people are watching and its think time since the
 /// event before it has not passed yet.
@@ -74,8 +58,8 @@ impl Actor {
             let v = self.state.v;
             self.thinking = Some(v);
             let bots = self.ctx.bots.clone();
-            let movetime = Duration::from_millis(self.think_ms(player) as u64);
-            let seed = self.turn_seed();
+            let movetime = Duration::from_millis(self.state.think_ms(player, now_ms()) as u64);
+            let seed = self.state.turn_seed();
             let me = me.clone();
             tokio::spawn(async move {
                 if let Some(turn) = bots.think(pos, level, movetime, seed).await {
@@ -109,63 +93,22 @@ impl Actor {
                         .await;
                 });
             }
-        } else if let Some(player) = self.draw_offerer() {
+        } else if let Some(player) = self.state.draw_offerer(self.bot_offered) {
             let v = self.state.v;
             self.bot_offered = Some(self.state.turn_count());
             let _ = me.try_send(Command::BotOffer { v, player });
         }
     }
 
-    /// The bot that offers a draw now, if one should: the game goes nowhere, a person is to
-    /// move (or bots alone are at the table), no vote or takeback is pending, and no bot
-    /// offered in the last [`BOT_OFFER_GAP`] turns.
-    fn draw_offerer(&self) -> Option<Player> {
-        let state = &self.state;
-        let pos = state.position();
-        let to_move = pos.to_move()?;
-        let offerer = pos.alive().iter().find(|p| state.bot(*p).is_some())?;
-        let humans = state.living_humans();
-        let moment = humans.is_empty() || humans.contains(to_move);
-        let recently = self
-            .bot_offered
-            .is_some_and(|at| state.turn_count() < at.saturating_add(BOT_OFFER_GAP));
-        (moment && !recently && state.vote.is_none() && state.takeback.is_none() && self.stale())
-            .then_some(offerer)
-    }
-
-    /// Whether the game goes nowhere: nothing killed for long, or a position repeated.
-    fn stale(&self) -> bool {
-        let quiet = self.state.position().quiet();
-        quiet >= STALE_QUIET_TURNS || (quiet >= 4 && self.state.repetitions() >= STALE_REPETITIONS)
-    }
-
-    /// How long the bot of `player` thinks: the game's think time, less when its live clock
-    /// runs low (a tenth of what it has left), so a bot never spends its whole clock.
-    fn think_ms(&self, player: Player) -> i64 {
-        let mut ms = i64::from(self.state.settings.bot_movetime_ms);
-        if let Some(clock) = self.state.clock
-            && let Some(ClockSpec::Live { .. }) = self.state.settings.clock
-        {
-            ms = ms.min((clock.left(player, now_ms()) / 10).max(MIN_THINK_MS));
-        }
-        ms
-    }
-
-    /// The seed of the choice about to be made: the game's, mixed with the turns played.
-    fn turn_seed(&self) -> u64 {
-        let turns = u64::from(self.state.turn_count());
-        self.state.bot_seed ^ turns.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-    }
-
     /// A bot's turn, thought about at version `v`: committed now, or held until its moment
     /// while people watch.
     pub(super) async fn bot_turn(&mut self, v: u64, player: Player, turn: Turn) {
-        if !self.bot_turn_stands(v, player) {
+        if !self.state.bot_turn_stands(v, player) {
             return;
         }
-        let after = self.state.log.last().map_or(self.state.updated_at, |e| e.1);
-        let due = after + self.think_ms(player);
-        if self.presence.total() > 0 && now_ms() < due {
+        let now = now_ms();
+        let due = self.state.bot_turn_due(player, now);
+        if self.presence.total() > 0 && now < due {
             self.held = Some(HeldTurn {
                 v,
                 player,
@@ -180,18 +123,10 @@ impl Actor {
     /// The held bot turn's moment came.
     pub(super) async fn release_held(&mut self) {
         if let Some(held) = self.held.take()
-            && self.bot_turn_stands(held.v, held.player)
+            && self.state.bot_turn_stands(held.v, held.player)
         {
             self.play_bot_turn(held.player, held.turn).await;
         }
-    }
-
-    /// Whether a bot's turn chosen at `v` may still be played.
-    fn bot_turn_stands(&self, v: u64, player: Player) -> bool {
-        v == self.state.v
-            && self.state.position().to_move() == Some(player)
-            && self.state.bot(player).is_some()
-            && self.state.status() == GameStatus::Live
     }
 
     async fn play_bot_turn(&mut self, player: Player, turn: Turn) {
@@ -199,7 +134,7 @@ impl Actor {
             .advance(vec![EventKind::Turn { player, turn }], None)
             .await
         {
-            tracing::error!(game = %self.state.id, %player, error = %e.message, "a bot's turn failed");
+            tracing::error!(game = %self.state.id, %player, error = %e, "a bot's turn failed");
             // Think again on the next change (or now: nothing else will change the state).
             self.thinking = None;
         }
@@ -215,12 +150,12 @@ impl Actor {
             return;
         }
         let events = if self.state.living_humans().is_empty() {
-            command::agreed_draw(&self.state)
+            crate::table::agreed_draw(&self.state)
         } else {
             vec![EventKind::DrawOffered(player)]
         };
         if let Err(e) = self.advance(events, None).await {
-            tracing::error!(game = %self.state.id, %player, error = %e.message, "a bot's draw offer failed");
+            tracing::error!(game = %self.state.id, %player, error = %e, "a bot's draw offer failed");
         }
     }
 
@@ -230,13 +165,13 @@ impl Actor {
         if self.state.draw.is_none_or(|d| d.since != offer) || self.state.bot(player).is_none() {
             return;
         }
-        let accept = losing || self.stale();
-        let table = self.table(now_ms());
-        let Some(kind) = command::bot_answer(&self.state, player, accept, &table) else {
+        let accept = losing || self.state.stale();
+        let table = self.at_table(now_ms());
+        let Some(kind) = crate::table::bot_answer(&self.state, player, accept, &table) else {
             return;
         };
         if let Err(e) = self.advance(vec![kind], None).await {
-            tracing::error!(game = %self.state.id, %player, error = %e.message, "a bot's draw answer failed");
+            tracing::error!(game = %self.state.id, %player, error = %e, "a bot's draw answer failed");
         }
     }
 }

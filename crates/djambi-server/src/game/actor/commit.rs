@@ -3,20 +3,28 @@
 //! only then the events out to every socket and the legal turns to the seat to move. A commit
 //! that fails rolls the state back to the draft's checkpoint: nothing changed.
 
-use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
-use axum::extract::ws::Utf8Bytes;
 use djambi_core::Player;
 
 use super::{Actor, encode};
 use crate::clock::now_ms;
-use crate::game::command::{self, Rejection};
-use crate::game::state::Checkpoint;
-use crate::game::view::{apply_viewed, legal_message, legal_seat};
-use crate::game::{Audience, Outbound, Seq};
-use crate::protocol::{ErrorCode, ServerMessage};
-use crate::store::{Commit, EventKind, EventRow, SeatRow, StoreError};
+use crate::game::outbound::{Audience, Outbound, Seq, Text};
+use crate::protocol::ServerMessage;
+use crate::protocol::view::{apply_viewed, legal_message, legal_seat};
+use crate::store::{Commit, GameSummaryRow, StoreError};
+use crate::table::{ApplyError, Checkpoint, Event, EventKind, Refusal, Seat, consequences};
+
+/// Why a draft could not be made (a bug in what decided it: the actor logs it and refuses).
+#[derive(Debug, thiserror::Error)]
+pub(super) enum DraftError {
+    /// An event did not apply.
+    #[error(transparent)]
+    Apply(#[from] ApplyError),
+    /// Events kept following one another.
+    #[error("too many events follow one another")]
+    Endless,
+}
 
 /// How often a game's summary (the columns lists read) is written while nothing but moves
 /// change: a change of status is written with its command; moves, at most this often.
@@ -30,16 +38,16 @@ const MAX_FOLLOW_UPS: usize = 16;
 /// cannot be committed), stored, serialised.
 pub(super) struct Draft {
     pub(super) checkpoint: Checkpoint,
-    pub(super) rows: Vec<EventRow>,
-    pub(super) out: Vec<(u64, Utf8Bytes)>,
+    pub(super) rows: Vec<Event>,
+    pub(super) out: Vec<(u64, Text)>,
     pub(super) now: i64,
 }
 
 impl Actor {
-    pub(super) async fn commit(&mut self, mut commit: Commit) -> Result<(), StoreError> {
-        commit.fence = self.fence();
+    /// Commits to the game's journal; a fenced commit means another node runs the game now.
+    pub(super) async fn commit(&mut self, commit: Commit) -> Result<(), StoreError> {
         let started = Instant::now();
-        let result = self.ctx.store.commit(commit).await;
+        let result = self.journal.commit(commit).await;
         match &result {
             Ok(()) => self.ctx.metrics.observe_commit(started.elapsed()),
             Err(StoreError::Fenced) => self.lose(),
@@ -68,7 +76,7 @@ impl Actor {
         draft: &mut Draft,
         kind: EventKind,
         ack: Option<u64>,
-    ) -> Result<(), String> {
+    ) -> Result<(), ApplyError> {
         if matches!(kind, EventKind::TakenBack(_)) {
             draft.checkpoint.keep_history(&self.state);
         }
@@ -81,7 +89,7 @@ impl Actor {
                 event: Box::new(event),
             }),
         ));
-        draft.rows.push(EventRow {
+        draft.rows.push(Event {
             v,
             kind,
             ack,
@@ -96,18 +104,18 @@ impl Actor {
         &mut self,
         events: Vec<EventKind>,
         ack: Option<u64>,
-    ) -> Result<u64, Rejection> {
+    ) -> Result<u64, Refusal> {
         let mut draft = self.draft();
         for (i, kind) in events.into_iter().enumerate() {
             if let Err(why) = self.apply(&mut draft, kind, if i == 0 { ack } else { None }) {
                 self.abandon(draft);
-                return Err(internal(why));
+                return Err(internal(&why));
             }
         }
         let v = draft.rows.first().map(|r| r.v);
         if let Err(why) = self.follow(&mut draft) {
             self.abandon(draft);
-            return Err(internal(why));
+            return Err(internal(&why));
         }
         self.finish(draft, Vec::new(), None).await?;
         Ok(v.unwrap_or(self.state.v))
@@ -115,14 +123,14 @@ impl Actor {
 
     /// Adds what follows by itself to a draft: forced passes, and the consequences of the
     /// events (a start, a vote decided, a takeback agreed).
-    pub(super) fn follow(&mut self, draft: &mut Draft) -> Result<(), String> {
-        let table = self.table(draft.now);
+    pub(super) fn follow(&mut self, draft: &mut Draft) -> Result<(), DraftError> {
+        let table = self.at_table(draft.now);
         for _ in 0..MAX_FOLLOW_UPS {
             if let Some(pass) = self.state.forced_pass() {
                 self.apply(draft, pass, None)?;
                 continue;
             }
-            let follow = command::consequences(&self.state, &table);
+            let follow = consequences(&self.state, &table);
             if follow.is_empty() {
                 return Ok(());
             }
@@ -130,7 +138,7 @@ impl Actor {
                 self.apply(draft, kind, None)?;
             }
         }
-        Err("too many events follow one another".into())
+        Err(DraftError::Endless)
     }
 
     /// Commits a draft (with seat rows changed on the way) and sends its events; if the commit
@@ -138,9 +146,9 @@ impl Actor {
     pub(super) async fn finish(
         &mut self,
         draft: Draft,
-        seats: Vec<SeatRow>,
-        claim: Option<SeatRow>,
-    ) -> Result<(), Rejection> {
+        seats: Vec<Seat>,
+        claim: Option<Seat>,
+    ) -> Result<(), Refusal> {
         let Draft {
             checkpoint,
             rows,
@@ -158,7 +166,7 @@ impl Actor {
             || claim.is_some()
             || !seats.is_empty()
             || now - self.summary_written.2 >= SUMMARY_EVERY_MS)
-            .then(|| self.state.summary());
+            .then(|| GameSummaryRow::of(&self.state));
         let commit = Commit {
             game: self.state.id,
             events: rows,
@@ -171,10 +179,7 @@ impl Actor {
         if let Err(e) = self.commit(commit).await {
             tracing::error!(game = %self.state.id, error = %e, "could not commit; nothing changed");
             self.state.rollback(checkpoint);
-            return Err(Rejection::new(
-                ErrorCode::Internal,
-                "the server could not save this; nothing changed",
-            ));
+            return Err(Refusal::unsaved());
         }
         if wrote_summary {
             self.summary_written = (self.state.status(), self.state.v, now);
@@ -193,7 +198,7 @@ impl Actor {
     pub(super) async fn write_summary(&mut self) {
         let commit = Commit {
             game: self.state.id,
-            summary: Some(self.state.summary()),
+            summary: Some(GameSummaryRow::of(&self.state)),
             ..Commit::default()
         };
         match self.commit(commit).await {
@@ -223,7 +228,7 @@ impl Actor {
         if draft.rows.is_empty() {
             self.abandon(draft);
         } else if let Err(e) = self.finish(draft, Vec::new(), None).await {
-            tracing::error!(game = %self.state.id, error = %e.message, "could not commit what follows");
+            tracing::error!(game = %self.state.id, error = %e, "could not commit what follows");
         }
     }
 
@@ -255,23 +260,17 @@ impl Actor {
         if draft.rows.is_empty() {
             self.abandon(draft);
         } else if let Err(e) = self.finish(draft, Vec::new(), None).await {
-            tracing::error!(game = %self.state.id, error = %e.message, "could not commit what is owed");
+            tracing::error!(game = %self.state.id, error = %e, "could not commit what is owed");
         }
         self.after_change();
     }
 
     /// Committed: the events go out.
-    pub(super) fn install(&mut self, turns: usize, others: usize, out: Vec<(u64, Utf8Bytes)>) {
+    pub(super) fn install(&mut self, turns: usize, others: usize, out: Vec<(u64, Text)>) {
         self.touched = self.state.updated_at;
-        self.ctx
-            .metrics
-            .turns_accepted
-            .fetch_add(turns as u64, Relaxed);
+        self.ctx.metrics.turns_accepted.inc_by(turns as u64);
         if others > 0 {
-            self.ctx
-                .metrics
-                .commands_accepted
-                .fetch_add(others as u64, Relaxed);
+            self.ctx.metrics.commands_accepted.inc_by(others as u64);
         }
         for (v, text) in out {
             self.recent.push_back((v, text.clone()));
@@ -311,7 +310,17 @@ impl Actor {
     }
 }
 
-pub(super) fn internal(why: String) -> Rejection {
+/// A decided event that did not apply (a bug): logged, and refused as internal.
+pub(super) fn internal(why: &dyn std::fmt::Display) -> Refusal {
     tracing::error!(error = %why, "a decided event did not apply");
-    Rejection::new(ErrorCode::Internal, "the server could not apply this")
+    Refusal::Internal("the server could not apply this".into())
+}
+
+impl Actor {
+    /// A commit was refused: another node runs the game now.
+    pub(super) fn lose(&mut self) {
+        tracing::warn!(game = %self.state.id, "another node took the game: this actor stops");
+        self.lost = true;
+        self.ctx.metrics.cluster_fenced.inc();
+    }
 }

@@ -1,23 +1,24 @@
 //! The actor's connections: joining (with a snapshot or the missed events), leaving, presence,
 //! and catching up from memory or from the store's log.
 
-use axum::extract::ws::{Utf8Bytes, close_code};
 use djambi_core::Player;
 
 use super::Actor;
+use super::calls::revoked_text;
 use super::encode;
 use super::talk::chat_outbound;
-use crate::clock::rfc3339;
-use crate::game::handle::{JoinError, JoinRequest, Joined};
-use crate::game::text::display_name;
-use crate::game::view::{Attendance, apply_viewed, game_view, may_see};
-use crate::game::{Audience, ChatSight, Outbound, Role, Seq, Viewer};
-use crate::protocol::lifecycle::BotLevel;
-use crate::protocol::{ErrorCode, GameView, SeatPresence, ServerMessage, You};
+use crate::game::outbound::{Audience, CloseReason, Outbound, Seq, Text};
+use crate::game::viewer::Viewer;
+use crate::game::vocabulary::{Entry, JoinError, JoinRequest};
+use crate::protocol::view::{Attendance, apply_viewed, game_view, seat_presence};
+use crate::protocol::{ErrorCode, GameView, ServerMessage, You};
+use crate::table::text::display_name;
+use crate::table::{ChatSight, Role, may_see};
 use crate::token::TokenHash;
 
 impl Actor {
-    pub(super) async fn join(&mut self, request: JoinRequest) -> Result<Joined, JoinError> {
+    /// A connection joins: who it is and what to send it first, or why not.
+    pub(super) fn join(&mut self, request: JoinRequest) -> Result<Entry, JoinError> {
         let JoinRequest {
             token,
             name,
@@ -70,7 +71,7 @@ impl Actor {
                     break;
                 };
                 self.send(Outbound {
-                    close: Some((close_code::POLICY, "seat opened elsewhere")),
+                    close: Some(CloseReason::SeatOpenedElsewhere),
                     ..Outbound::new(
                         Seq::None,
                         Audience::Conn(oldest),
@@ -85,9 +86,8 @@ impl Actor {
                 });
             }
         }
-        // Subscribing and taking the first messages in the same step: nothing is missed or
-        // sent twice between them.
-        let events = self.tx.subscribe();
+        // The caller subscribed in this same step: nothing is missed or sent twice between its
+        // subscription and these first messages.
         let (mut initial, resumed) = self.catch_up(&viewer, since);
         // A snapshot carries the recent chat already; after a `resume`, the chat missed.
         if let Some(seen) = chat_since.filter(|_| resumed) {
@@ -99,23 +99,20 @@ impl Actor {
             }
         }
         self.presence.add(role);
-        self.remote_joined(conn, role);
+        self.conns.insert(conn, role);
+        self.fanout.joined(conn);
         if let Role::Player(p) = role {
             self.away_since[p.index()] = None;
         }
         self.send(self.presence_message());
         tracing::debug!(game = %self.state.id, conn, ?role, "joined");
-        Ok(Joined {
-            viewer,
-            events,
-            initial,
-            mirror: None,
-        })
+        Ok(Entry { viewer, initial })
     }
 
     /// Connection `conn`, at the game as `role`, left.
     pub(super) fn left(&mut self, conn: u64, role: Role) {
-        self.remote_left(conn);
+        self.conns.remove(&conn);
+        self.fanout.left(conn);
         self.presence.remove(role);
         if let Role::Player(p) = role {
             self.seat_conns[p.index()].retain(|c| *c != conn);
@@ -140,14 +137,11 @@ impl Actor {
 
     /// Tells the sockets playing `player` with its old token that they lost the seat, and
     /// closes them (the message reaches only connections that joined before the change).
-    pub(super) fn revoke(&self, player: Player) {
+    pub(super) fn revoke(&mut self, player: Player) {
+        let text = revoked_text(self.state.v);
         self.send(Outbound {
-            close: Some((close_code::POLICY, "seat token replaced")),
-            ..Outbound::new(
-                Seq::None,
-                Audience::Seat(player),
-                revoked_text(self.state.v),
-            )
+            close: Some(CloseReason::SeatTokenReplaced),
+            ..Outbound::new(Seq::None, Audience::Seat(player), text)
         });
     }
 
@@ -156,13 +150,9 @@ impl Actor {
             .state
             .seats
             .iter()
-            .map(|s| SeatPresence {
-                player: s.player,
-                name: s.name.clone(),
-                claimed: s.claimed,
-                connected: self.presence.seat(s.player) > 0,
-                bot: s.bot.map(BotLevel),
-                away_since: self.away_since[s.player.index()].map(rfc3339),
+            .map(|s| {
+                let connected = self.presence.seat(s.player) > 0;
+                seat_presence(s, connected, self.away_since[s.player.index()])
             })
             .collect();
         Outbound::new(
@@ -250,7 +240,7 @@ impl Actor {
     }
 
     /// The serialised events after `since`, if the memory window holds them all.
-    fn missed(&mut self, since: u64) -> Option<Vec<(u64, Utf8Bytes)>> {
+    fn missed(&mut self, since: u64) -> Option<Vec<(u64, Text)>> {
         let v = self.state.v;
         if since == v {
             return Some(Vec::new());
@@ -307,13 +297,13 @@ impl Actor {
     }
 }
 
-/// The error a socket that lost its seat receives.
-pub(super) fn revoked_text(v: u64) -> Utf8Bytes {
-    encode(&ServerMessage::Error {
-        ack: None,
-        code: ErrorCode::SeatRevoked,
-        message: "this seat was claimed again with a new token; yours no longer works".into(),
-        kind: None,
-        v,
-    })
+impl Actor {
+    /// Forgets the connections whose node went away without saying goodbye (several nodes).
+    pub(super) fn forget_gone(&mut self) {
+        for conn in self.fanout.gone() {
+            if let Some(role) = self.conns.get(&conn).copied() {
+                self.left(conn, role);
+            }
+        }
+    }
 }

@@ -6,12 +6,13 @@ use djambi_core::{ArmySet, Player};
 use super::Actor;
 use super::encode;
 use crate::clock::now_ms;
-use crate::game::command::Rejection;
-use crate::game::text::{TextError, chat_text};
-use crate::game::view::chat_view;
-use crate::game::{Audience, Outbound, Seq, Viewer};
-use crate::protocol::{ErrorCode, ServerMessage};
-use crate::store::{ChatRow, Commit};
+use crate::game::outbound::{Audience, Outbound, Seq};
+use crate::game::viewer::Viewer;
+use crate::protocol::ServerMessage;
+use crate::protocol::view::chat_view;
+use crate::store::Commit;
+use crate::table::text::{TextError, chat_text};
+use crate::table::{ChatLine, Refusal};
 
 impl Actor {
     pub(super) async fn chat(
@@ -20,40 +21,28 @@ impl Actor {
         ack: u64,
         to: Option<Player>,
         text: String,
-    ) -> Result<u64, Rejection> {
-        let text = chat_text(&text, self.ctx.limits.max_chat_chars).map_err(|e| {
-            let code = match e {
-                TextError::TooLong(_) => ErrorCode::TooLarge,
-                _ => ErrorCode::Malformed,
-            };
-            Rejection::new(code, e.to_string())
+    ) -> Result<u64, Refusal> {
+        let text = chat_text(&text, self.ctx.limits.max_chat_chars).map_err(|e| match e {
+            TextError::TooLong(_) => Refusal::TooLarge(e.to_string()),
+            _ => Refusal::Malformed(e.to_string()),
         })?;
         let from = viewer.role.seat();
         let audience = match to {
             None => chat_audience(from, None, self.state.settings.players_chat_public),
             Some(to) => {
                 let Some(from) = from else {
-                    return Err(Rejection::new(
-                        ErrorCode::Spectator,
-                        "spectators cannot whisper",
-                    ));
+                    return Err(Refusal::Spectator("spectators cannot whisper".into()));
                 };
                 if to == from || self.state.seat(to).is_none() {
-                    return Err(Rejection::new(
-                        ErrorCode::NotAPlayer,
-                        "a whisper goes to another player of this game",
-                    ));
+                    return Err(Refusal::NotAPlayer);
                 }
                 Audience::Players(ArmySet::EMPTY.with(from).with(to))
             }
         };
         if self.chat_budget.check().is_err() {
-            return Err(Rejection::new(
-                ErrorCode::RateLimited,
-                "this table is chatting too fast; wait a moment",
-            ));
+            return Err(Refusal::RateLimited);
         }
-        let row = ChatRow {
+        let row = ChatLine {
             id: self.last_chat_id + 1,
             v: self.state.v,
             from,
@@ -70,10 +59,7 @@ impl Actor {
         };
         self.commit(commit).await.map_err(|e| {
             tracing::error!(game = %self.state.id, error = %e, "could not commit chat");
-            Rejection::new(
-                ErrorCode::Internal,
-                "the server could not save this; nothing changed",
-            )
+            Refusal::unsaved()
         })?;
         self.last_chat_id = row.id;
         self.touched = row.at;
@@ -102,8 +88,8 @@ fn chat_audience(from: Option<Player>, to: Option<Player>, players_public: bool)
     }
 }
 
-/// A chat row as a message to the connections that may read it.
-pub(super) fn chat_outbound(row: &ChatRow, players_public: bool) -> Outbound {
+/// A chat line as a message to the connections that may read it.
+pub(super) fn chat_outbound(row: &ChatLine, players_public: bool) -> Outbound {
     Outbound::new(
         Seq::None,
         chat_audience(row.from, row.to, players_public),

@@ -4,7 +4,6 @@
 
 use super::Actor;
 use crate::clock::now_ms;
-use crate::game::command;
 
 impl Actor {
     /// When the running player's time runs out (ms), if a person's clock runs.
@@ -22,9 +21,9 @@ impl Actor {
             return;
         }
         tracing::info!(game = %self.state.id, %player, "time ran out");
-        let events = command::timeout(&self.state, player);
+        let events = crate::table::timeout(&self.state, player);
         if let Err(e) = self.advance(events, None).await {
-            tracing::error!(game = %self.state.id, error = %e.message, "could not apply a timeout");
+            tracing::error!(game = %self.state.id, error = %e, "could not apply a timeout");
         }
     }
 }

@@ -8,13 +8,14 @@ use uuid::Uuid;
 
 use super::Registry;
 use crate::clock::now_ms;
-use crate::error::AppError;
-use crate::game::state::{GameState, Seat};
-use crate::game::text::display_name;
+use crate::game::error::GameError;
 use crate::net::IpKey;
 use crate::protocol::http::{CreatedGame, SeatInvite};
-use crate::protocol::lifecycle::{ClockSpec, OnTimeout, Settings};
-use crate::store::{EventKind, EventRow};
+use crate::store::GameRow;
+use crate::table::text::display_name;
+use crate::table::{
+    BotLevel, ClockSpec, Event, EventKind, GameState, OnTimeout, Seat, Settings, agreed_draw,
+};
 use crate::token::SeatToken;
 
 /// The turn limit a game of bots only gets when its ruleset has none (R12.4), so it always
@@ -57,16 +58,20 @@ pub struct NewGame {
 
 impl NewGame {
     /// A standard game: 4 players, or 3 with `hostage` (green by default).
-    pub fn standard(players: u8, hostage: Option<Army>, rules: Rules) -> Result<NewGame, AppError> {
+    pub fn standard(
+        players: u8,
+        hostage: Option<Army>,
+        rules: Rules,
+    ) -> Result<NewGame, GameError> {
         let start = match (players, hostage) {
             (4, None) => Position::start(rules),
             (4, Some(_)) => {
-                return Err(AppError::BadRequest(
+                return Err(GameError::Invalid(
                     "hostage: only a 3-player game has a hostage army".into(),
                 ));
             }
             (3, hostage) => Position::start_hostage(hostage.unwrap_or(Army::Green), rules),
-            _ => return Err(AppError::BadRequest("players: must be 3 or 4".into())),
+            _ => return Err(GameError::Invalid("players: must be 3 or 4".into())),
         };
         Ok(NewGame {
             start,
@@ -83,25 +88,23 @@ impl NewGame {
 
     /// A game from a given start position (DPN under `rules`) whose players must be
     /// `players` (3 with a hostage army, or 4).
-    pub fn from_dpn(players: u8, dpn: &str, rules: Rules) -> Result<NewGame, AppError> {
+    pub fn from_dpn(players: u8, dpn: &str, rules: Rules) -> Result<NewGame, GameError> {
         if dpn.len() > djambi_core::MAX_DPN_LEN {
-            return Err(AppError::BadRequest(format!(
+            return Err(GameError::Invalid(format!(
                 "start: at most {} bytes",
                 djambi_core::MAX_DPN_LEN
             )));
         }
         let start = Position::from_dpn(dpn, rules)
-            .map_err(|e| AppError::BadRequest(format!("start: {e}")))?;
+            .map_err(|e| GameError::Invalid(format!("start: {e}")))?;
         let seats = Game::new(start).players().len();
         if seats != usize::from(players) {
-            return Err(AppError::BadRequest(format!(
+            return Err(GameError::Invalid(format!(
                 "start: the position has {seats} players, not {players}"
             )));
         }
         if start.is_game_over() {
-            return Err(AppError::BadRequest(
-                "start: the game is already over".into(),
-            ));
+            return Err(GameError::Invalid("start: the game is already over".into()));
         }
         let mut new = NewGame::standard(4, None, rules)?;
         new.start = start;
@@ -114,12 +117,12 @@ impl NewGame {
     pub fn settings(
         clock: Option<ClockSpec>,
         on_timeout: Option<OnTimeout>,
-        takeover_level: Option<crate::protocol::lifecycle::BotLevel>,
+        takeover_level: Option<BotLevel>,
         bot_movetime_ms: Option<u32>,
         min_per_turn_s: u32,
         players_chat_public: bool,
-    ) -> Result<Settings, AppError> {
-        let bad = |m: String| Err(AppError::BadRequest(m));
+    ) -> Result<Settings, GameError> {
+        let bad = |m: String| Err(GameError::Invalid(m));
         match clock {
             Some(ClockSpec::Live {
                 initial_s,
@@ -172,11 +175,11 @@ impl Registry {
         game: &Game,
         names: &BTreeMap<Player, String>,
         bots: &BTreeMap<Player, Level>,
-    ) -> Result<Vec<(Seat, SeatToken)>, AppError> {
+    ) -> Result<Vec<(Seat, SeatToken)>, GameError> {
         let mut clean: BTreeMap<Player, String> = BTreeMap::new();
         for (p, name) in names {
             if !game.players().contains(*p) {
-                return Err(AppError::BadRequest(format!(
+                return Err(GameError::Invalid(format!(
                     "names: no seat {p} in this game"
                 )));
             }
@@ -185,11 +188,11 @@ impl Registry {
                 self.ctx.limits.max_name_chars,
                 clean.values().map(String::as_str),
             )
-            .map_err(|e| AppError::BadRequest(format!("names.{p}: {e}")))?;
+            .map_err(|e| GameError::Invalid(format!("names.{p}: {e}")))?;
             clean.insert(*p, name);
         }
         if let Some(p) = bots.keys().find(|p| !game.players().contains(**p)) {
-            return Err(AppError::BadRequest(format!(
+            return Err(GameError::Invalid(format!(
                 "bots: no seat {p} in this game"
             )));
         }
@@ -199,14 +202,13 @@ impl Registry {
             .map(|player| {
                 let token = SeatToken::generate();
                 let bot = bots.get(&player).copied();
-                let seat = Seat {
+                let seat = Seat::stored(
                     player,
-                    name: clean.remove(&player),
-                    token_hash: token.hash(),
-                    claimed: bot.is_some(),
+                    clean.remove(&player),
+                    token.hash(),
+                    bot.is_some(),
                     bot,
-                    start_bot: bot,
-                };
+                );
                 (seat, token)
             })
             .collect())
@@ -214,7 +216,7 @@ impl Registry {
 
     /// Creates a game and its actor; the answer holds the seat tokens and the creator's admin
     /// token (shown only now).
-    pub async fn create(&self, mut new: NewGame) -> Result<CreatedGame, AppError> {
+    pub async fn create(&self, mut new: NewGame) -> Result<CreatedGame, GameError> {
         self.check_capacity_with(new.creator, !new.bots.is_empty())?;
         let id = Uuid::new_v4();
         let game = Game::new(new.start);
@@ -226,7 +228,7 @@ impl Registry {
             let mut rules = new.start.rules();
             rules.turn_limit = std::num::NonZeroU32::new(BOTS_ONLY_TURN_LIMIT);
             new.start = Position::from_setup(new.start.to_setup(), rules)
-                .map_err(|e| AppError::BadRequest(e.to_string()))?;
+                .map_err(|e| GameError::Invalid(e.to_string()))?;
         }
         let seats = self.seats(&game, &new.names, &new.bots)?;
         let admin = SeatToken::generate();
@@ -240,11 +242,13 @@ impl Registry {
         .with_listed(new.listed.unwrap_or(new.open))
         .with_settings(new.settings, Some(admin.hash()))
         .with_bot_seed(new.bot_seed);
-        let rows: Vec<_> = state.seats.iter().map(Seat::row).collect();
         let _loading = self.loading.lock().await;
-        let fence = self.create_owned(&state.row(), &rows, &[]).await?;
+        let tenancy = self
+            .site
+            .create(&GameRow::of(&state), &state.seats, &[])
+            .await?;
         tracing::info!(game = %id, players = state.players, open = state.open, bots = new.bots.len(), "game created");
-        self.spawn(state, |a| a, fence).await?;
+        self.spawn(state, |a| a, tenancy).await?;
         self.created_by(new.creator, id);
         let base = new.base_url.unwrap_or_else(|| self.base_url.clone());
         Ok(self.created(&base, id, seats, Some(admin)))
@@ -257,12 +261,13 @@ impl Registry {
         record: &GameRecord,
         creator: Option<IpKey>,
         base_url: Option<String>,
-    ) -> Result<CreatedGame, AppError> {
-        let game = Game::from_record(record).map_err(|e| AppError::InvalidRecord(e.to_string()))?;
+    ) -> Result<CreatedGame, GameError> {
+        let game =
+            Game::from_record(record).map_err(|e| GameError::InvalidRecord(e.to_string()))?;
         if !game.position().is_game_over() {
             self.check_capacity(creator)?;
         }
-        self.check_lease()?;
+        self.site.accepts()?;
         let id = Uuid::new_v4();
         let names = self.record_names(&game, record);
         let seats = self.seats(&game, &names, &BTreeMap::new())?;
@@ -280,8 +285,8 @@ impl Registry {
             for kind in log_events(&state, event) {
                 state
                     .apply(&kind, now)
-                    .map_err(|e| AppError::InvalidRecord(format!("event {}: {e}", state.v + 1)))?;
-                rows.push(EventRow {
+                    .map_err(|e| GameError::InvalidRecord(format!("event {}: {e}", state.v + 1)))?;
+                rows.push(Event {
                     v: state.v,
                     kind,
                     ack: None,
@@ -290,11 +295,13 @@ impl Registry {
             }
         }
         debug_assert_eq!(state.position(), game.position());
-        let seat_rows: Vec<_> = state.seats.iter().map(Seat::row).collect();
         let _loading = self.loading.lock().await;
-        let fence = self.create_owned(&state.row(), &seat_rows, &rows).await?;
+        let tenancy = self
+            .site
+            .create(&GameRow::of(&state), &state.seats, &rows)
+            .await?;
         tracing::info!(game = %id, events = rows.len(), "game imported");
-        self.spawn(state, |a| a, fence).await?;
+        self.spawn(state, |a| a, tenancy).await?;
         self.created_by(creator, id);
         let base = base_url.unwrap_or_else(|| self.base_url.clone());
         Ok(self.created(&base, id, seats, None))
@@ -371,6 +378,6 @@ fn log_events(state: &GameState, event: &GameEvent) -> Vec<EventKind> {
     match *event {
         GameEvent::Turn { player, turn, .. } => vec![EventKind::Turn { player, turn }],
         GameEvent::Resign(p) => vec![EventKind::Resign(p)],
-        GameEvent::Draw => crate::game::command::agreed_draw(state),
+        GameEvent::Draw => agreed_draw(state),
     }
 }

@@ -4,26 +4,31 @@ use uuid::Uuid;
 
 use super::Registry;
 use crate::clock::rfc3339;
-use crate::error::AppError;
-use crate::game::remote::digest::Digest;
-use crate::protocol::GameStatus;
-use crate::protocol::http::{GameList, GameSummary, SeatSummary};
-use crate::store::{GameRow, SeatRow};
+use crate::game::error::GameError;
+use crate::game::presence::Digest;
+use crate::protocol::http::{GameList, GameSummary};
+use crate::protocol::view::seat_summary;
+use crate::store::GameRow;
+use crate::table::{GameStatus, Seat};
 
 impl Registry {
     /// Games from the store, most recently changed first.
-    pub async fn list(&self, status: Option<GameStatus>, limit: u32) -> Result<GameList, AppError> {
+    pub async fn list(
+        &self,
+        status: Option<GameStatus>,
+        limit: u32,
+    ) -> Result<GameList, GameError> {
         let rows = self.ctx.store.list_games(status, limit).await?;
         Ok(self.summaries(rows))
     }
 
     /// These games (a browser's own), most recently changed first.
-    pub async fn list_ids(&self, ids: &[Uuid]) -> Result<GameList, AppError> {
+    pub async fn list_ids(&self, ids: &[Uuid]) -> Result<GameList, GameError> {
         let rows = self.ctx.store.games_by_ids(ids).await?;
         Ok(self.summaries(rows))
     }
 
-    fn summaries(&self, rows: Vec<(GameRow, Vec<SeatRow>)>) -> GameList {
+    fn summaries(&self, rows: Vec<(GameRow, Vec<Seat>)>) -> GameList {
         let games = rows
             .into_iter()
             .map(|(row, seats)| {
@@ -39,12 +44,10 @@ impl Registry {
                     status: s.status,
                     seats: seats
                         .into_iter()
-                        .map(|seat| SeatSummary {
-                            player: seat.player,
-                            name: seat.name,
-                            claimed: seat.claimed,
-                            connected: presence.is_some_and(|p| p.seats[seat.player.index()] > 0),
-                            bot: seat.bot,
+                        .map(|seat| {
+                            let connected =
+                                presence.is_some_and(|p| p.seats[seat.player.index()] > 0);
+                            seat_summary(seat, connected)
                         })
                         .collect(),
                     spectators: presence.map_or(0, |p| p.spectators),
@@ -61,11 +64,12 @@ impl Registry {
         GameList { games }
     }
 
-    /// Who is connected to a loaded game: from its actor here, or from its owner's digest.
+    /// Who is connected to a loaded game: from its actor here, or from what its node
+    /// publishes.
     fn digest(&self, id: Uuid) -> Option<Digest> {
         match self.cached(id) {
             Some(handle) => Some(Digest::of(handle.presence())),
-            None => self.remote.as_ref()?.digests.get(id),
+            None => self.site.digest(id),
         }
     }
 }

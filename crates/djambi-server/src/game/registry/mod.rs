@@ -1,8 +1,6 @@
-//! The registry of live games: finds a game's actor, loading the game from the store (by
-//! replaying its log) when no actor holds it; creates and imports games; restores every
-//! unfinished game at start-up; stops every actor at shutdown. With several nodes
-//! ([`cluster`]), a game runs where its ownership is: here (taken first, then loaded), or on
-//! another node, which the registry then forwards to.
+//! The registry of the games this node runs: finds a game (its actor here, loading it from the
+//! store by replaying its log when no actor holds it, or the node that runs it, through the
+//! [`Site`]), creates and imports games, restores them, and stops every actor at shutdown.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -10,32 +8,33 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use futures_util::FutureExt;
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 use uuid::Uuid;
 
-mod cluster;
 mod create;
 mod list;
 
-pub use cluster::{adopt_orphans, stop_on_lease_loss};
-pub use create::{BOTS_ONLY_TURN_LIMIT, NewGame, fresh_seed};
+pub use create::{
+    BOT_MOVETIME_MS, BOTS_ONLY_TURN_LIMIT, DEFAULT_BOT_MOVETIME_MS, NewGame, fresh_seed,
+};
 
-use super::actor::{Actor, Context, Owned};
+use super::actor::{Actor, Context};
 use super::bots::BotPool;
-use super::handle::{AdminAction, AdminAnswer, GameHandle, Gone};
-use super::link::GameLink;
-use super::remote::Remote;
-use super::state::GameState;
-use super::{Limits, Presence};
+use super::error::GameError;
+use super::handle::GameHandle;
+use super::limits::Limits;
+use super::link::Game;
+use super::presence::Presence;
+use super::site::{Site, Taken, Tenancy, Whereabouts};
+use super::vocabulary::Gone;
 use crate::clock::now_ms;
-use crate::error::AppError;
 use crate::metrics::Metrics;
 use crate::net::IpKey;
-use crate::protocol::GameStatus;
-use crate::store::{Fence, Store};
+use crate::store::{Store, StoredGame};
+use crate::table::{AdminAnswer, AdminError, AdminWhat, GameState, GameStatus};
 
 /// Commands waiting in an actor's inbox before senders wait.
 const INBOX: usize = 256;
@@ -77,20 +76,12 @@ pub struct Registry {
     /// The unfinished games each address created (since this process started).
     creators: Mutex<HashMap<IpKey, Vec<Uuid>>>,
     base_url: String,
-    /// When the server was last seen alive before this start: games restored now had their
-    /// clocks stopped since.
-    down_since: Mutex<Option<i64>>,
-    /// With several nodes: the way to the others.
-    remote: Option<Arc<Remote>>,
-    /// With several nodes: cancelled when the node's lease is lost (every game it runs stops),
-    /// then replaced for the next incarnation.
-    lease_stop: Mutex<CancellationToken>,
-    /// Cancelled at shutdown: ends the registry's own background work.
-    stopping: CancellationToken,
+    /// Where games run: here alone, or among several nodes.
+    site: Arc<dyn Site>,
 }
 
 impl Registry {
-    /// A registry over `store`.
+    /// A registry over `store`, its games placed by `site`.
     pub fn new(
         store: Store,
         metrics: Arc<Metrics>,
@@ -98,6 +89,7 @@ impl Registry {
         caps: RegistryLimits,
         base_url: String,
         bots: Arc<BotPool>,
+        site: Arc<dyn Site>,
     ) -> Registry {
         let games = Arc::new(Mutex::new(HashMap::new()));
         Registry {
@@ -116,22 +108,13 @@ impl Registry {
             limits: caps,
             creators: Mutex::new(HashMap::new()),
             base_url,
-            down_since: Mutex::new(None),
-            remote: None,
-            lease_stop: Mutex::new(CancellationToken::new()),
-            stopping: CancellationToken::new(),
+            site,
         }
     }
 
-    /// A registry that is one node of several (`remote`: the way to the others).
-    pub fn with_remote(mut self, remote: Arc<Remote>) -> Registry {
-        self.remote = Some(remote);
-        self
-    }
-
-    /// With several nodes, the way to the others.
-    pub fn remote(&self) -> Option<&Arc<Remote>> {
-        self.remote.as_ref()
+    /// Where games run.
+    pub fn site(&self) -> &Arc<dyn Site> {
+        &self.site
     }
 
     fn metrics(&self) -> &Metrics {
@@ -142,87 +125,104 @@ impl Registry {
         self.games.lock().expect("registry lock").get(&id).cloned()
     }
 
-    /// The way to a game: its actor here (loading it if needed) or, with several nodes, the
-    /// node that runs it; `None` if there is no such game.
-    pub async fn get(&self, id: Uuid) -> Result<Option<GameLink>, AppError> {
+    /// Whether this node runs game `id` now (its actor is loaded here).
+    pub fn runs(&self, id: Uuid) -> bool {
+        self.cached(id).is_some()
+    }
+
+    /// The way to a game: its actor here (loading it if needed), or the node that runs it;
+    /// `None` if there is no such game.
+    pub async fn get(&self, id: Uuid) -> Result<Option<Game>, GameError> {
         if let Some(handle) = self.cached(id) {
-            return Ok(Some(GameLink::Local(handle)));
+            return Ok(Some(Game::new(handle)));
         }
         if self.closed.load(Relaxed) {
-            return Err(AppError::Unavailable("the server is shutting down".into()));
+            return Err(GameError::Unavailable("the server is shutting down".into()));
         }
-        if let Some(remote) = &self.remote {
-            return self.get_in_cluster(id, remote).await;
+        // Where it runs is asked without the loading lock: most games another node runs are
+        // reached at once, whatever this node is loading meanwhile.
+        match self.site.locate(id).await? {
+            Whereabouts::Nowhere => return Ok(None),
+            Whereabouts::There(game) => return Ok(Some(game)),
+            Whereabouts::Free => {}
         }
         let _loading = self.loading.lock().await;
         if let Some(handle) = self.cached(id) {
-            return Ok(Some(GameLink::Local(handle)));
+            return Ok(Some(Game::new(handle)));
         }
-        let down_since = *self.down_since.lock().expect("registry lock");
-        Ok(self.load(id, down_since, None).await?.map(GameLink::Local))
+        let tenancy = match self.site.take(id).await? {
+            Taken::Here(tenancy) => tenancy,
+            // Another node took it in between: it runs it now.
+            Taken::There(game) => return Ok(Some(game)),
+        };
+        Ok(self.load(id, tenancy).await?.map(Game::new))
     }
 
-    /// Loads a game from the store (replaying its log) and starts its actor; `down_since`: when
-    /// its clock stopped running (the server, or its owner, was down since); `fence`: this
-    /// node's ownership of it, with several nodes. Called with `loading` held.
+    /// Loads a game from the store (replaying its log) and starts its actor under `tenancy`.
+    /// Called with `loading` held.
     async fn load(
         &self,
         id: Uuid,
-        down_since: Option<i64>,
-        fence: Option<Fence>,
-    ) -> Result<Option<GameHandle>, AppError> {
+        tenancy: Box<dyn Tenancy>,
+    ) -> Result<Option<GameHandle>, GameError> {
         let limits = &self.ctx.limits;
-        let Some(stored) = self.ctx.store.load_game(id, limits.recent_chat).await? else {
-            return Ok(None);
+        let stored = match self.ctx.store.load_game(id, limits.recent_chat).await {
+            Ok(Some(stored)) => stored,
+            Ok(None) => {
+                end(tenancy).await;
+                return Ok(None);
+            }
+            Err(e) => {
+                end(tenancy).await;
+                return Err(e.into());
+            }
         };
-        let state = GameState::restore(&stored).map_err(|e| {
-            tracing::error!(game = %id, error = %e, "stored game does not replay");
-            AppError::Internal
-        })?;
+        let state = match stored.restore() {
+            Ok(state) => state,
+            Err(e) => {
+                tracing::error!(game = %id, error = %e, "stored game does not replay");
+                end(tenancy).await;
+                return Err(GameError::Internal);
+            }
+        };
+        let down_since = tenancy.down_since();
         let setup = |actor: Actor| {
+            let StoredGame {
+                events,
+                recent_chat,
+                last_chat_id,
+                chat_acks,
+                row,
+                ..
+            } = stored;
             actor
-                .with_history(
-                    &stored.events,
-                    stored.recent_chat.clone(),
-                    stored.last_chat_id,
-                    &stored.chat_acks,
-                )
+                .with_history(&events, recent_chat, last_chat_id, &chat_acks)
                 .down_since(down_since)
-                .stored_summary(stored.row.summary.v)
+                .stored_summary(row.summary.v)
         };
-        self.spawn(state, setup, fence).await.map(Some)
+        self.spawn(state, setup, tenancy).await.map(Some)
     }
 
-    /// How long a caller keeps asking for a game whose actor is gone: alone, it is loaded again
-    /// at once; with several nodes its owner may have died, and another takes it once the
-    /// dead one's lease has expired.
-    fn patience(&self) -> Duration {
-        match &self.remote {
-            Some(remote) => remote.cluster.lease().duration() + Duration::from_secs(3),
-            None => Duration::ZERO,
-        }
-    }
-
-    /// Runs `f` on a game; if its actor was just unloaded, or (several nodes) its owner stopped
-    /// or died, finds the game again where it runs now and retries, for a while.
-    pub async fn with_game<T, F, Fut>(&self, id: Uuid, f: F) -> Result<T, AppError>
+    /// Runs `f` on a game; if its actor was just unloaded, or its node stopped or died, finds
+    /// the game again where it runs now and retries, for a while.
+    pub async fn with_game<T, F, Fut>(&self, id: Uuid, f: F) -> Result<T, GameError>
     where
-        F: Fn(GameLink) -> Fut,
+        F: Fn(Game) -> Fut,
         Fut: Future<Output = Result<T, Gone>>,
     {
         let started = Instant::now();
-        let patience = self.patience();
+        let patience = self.site.patience();
         let mut tries: u32 = 0;
         loop {
-            let game = self.get(id).await?.ok_or_else(|| AppError::no_game(id))?;
+            let game = self.get(id).await?.ok_or(GameError::NoGame(id))?;
             if let Ok(value) = f(game).await {
                 return Ok(value);
             }
             tries += 1;
             if tries >= 2 && started.elapsed() >= patience {
-                return Err(AppError::Unavailable("the game is restarting".into()));
+                return Err(GameError::Unavailable("the game is restarting".into()));
             }
-            if self.remote.is_some() {
+            if !patience.is_zero() {
                 let backoff = Duration::from_millis(25 << tries.min(4));
                 tokio::time::sleep(backoff).await;
             }
@@ -233,8 +233,8 @@ impl Registry {
         &self,
         state: GameState,
         setup: impl FnOnce(Actor) -> Actor,
-        fence: Option<Fence>,
-    ) -> Result<GameHandle, AppError> {
+        mut tenancy: Box<dyn Tenancy>,
+    ) -> Result<GameHandle, GameError> {
         let id = state.id;
         let generation = self.generation.fetch_add(1, Relaxed);
         let presence = Arc::new(Presence::default());
@@ -245,41 +245,42 @@ impl Registry {
             inbox: tx.clone(),
             presence: presence.clone(),
         };
-        let actor = setup(
-            Actor::new(state, self.ctx.clone(), presence, generation).with_inbox(tx.downgrade()),
+        let ports = (
+            tenancy.journal(),
+            tenancy.fanout(self.ctx.limits.event_buffer),
         );
-        let span = tracing::info_span!("game", game = %id);
-        match (&self.remote, fence) {
-            (Some(remote), Some(fence)) => {
-                let owned = Owned::new(remote.cluster.clone(), id, fence.clone());
-                let calls = self.serve_calls(remote, id, &fence).await?;
-                self.games
-                    .lock()
-                    .expect("registry lock")
-                    .insert(id, handle.clone());
-                let run = actor.owned(owned).run(rx).instrument(span);
-                self.tasks.spawn(self.run_owned(run, id, generation, fence));
-                self.tasks.spawn(super::remote::owner::serve(
-                    calls,
-                    handle.clone(),
-                    remote.cluster.clone(),
-                ));
-            }
-            _ => {
-                self.games
-                    .lock()
-                    .expect("registry lock")
-                    .insert(id, handle.clone());
-                self.tasks.spawn(actor.run(rx).instrument(span));
-            }
+        let actor = setup(
+            Actor::new(state, self.ctx.clone(), ports, presence, generation)
+                .with_inbox(tx.downgrade()),
+        );
+        // Reachable from other nodes before anyone knows of it.
+        if let Err(e) = tenancy.host(&handle).await {
+            end(tenancy).await;
+            return Err(e);
         }
+        self.games
+            .lock()
+            .expect("registry lock")
+            .insert(id, handle.clone());
+        let span = tracing::info_span!("game", game = %id);
+        let run = actor.run(rx).instrument(span).boxed();
+        let games = self.games.clone();
+        let ended = tenancy.run(run);
+        self.tasks.spawn(async move {
+            ended.await;
+            // The actor stopped (or was dropped where it stood): forget it if still its.
+            let mut games = games.lock().expect("registry lock");
+            if games.get(&id).is_some_and(|h| h.generation == generation) {
+                games.remove(&id);
+            }
+        });
         Ok(handle)
     }
 
     /// Whether one more unfinished game fits: under the server's cap, and under the caps of
     /// the address asking (its unfinished games, and those still waiting for players), so one
     /// client can never fill the server.
-    fn check_capacity(&self, creator: Option<IpKey>) -> Result<(), AppError> {
+    fn check_capacity(&self, creator: Option<IpKey>) -> Result<(), GameError> {
         self.check_capacity_with(creator, false)
     }
 
@@ -289,27 +290,27 @@ impl Registry {
         &self,
         creator: Option<IpKey>,
         bots: bool,
-    ) -> Result<(), AppError> {
+    ) -> Result<(), GameError> {
         if self.closed.load(Relaxed) {
-            return Err(AppError::Unavailable("the server is shutting down".into()));
+            return Err(GameError::Unavailable("the server is shutting down".into()));
         }
-        self.check_lease()?;
+        self.site.accepts()?;
         if let Some(ip) = creator {
             let games = self.games_of(ip);
             if games.unfinished >= self.limits.max_games_per_ip {
-                return Err(AppError::rate_limited(
+                return Err(GameError::rate_limited(
                     "your address has too many unfinished games",
                     Duration::from_secs(60),
                 ));
             }
             if games.open >= self.limits.max_open_games_per_ip {
-                return Err(AppError::rate_limited(
+                return Err(GameError::rate_limited(
                     "your address has too many games waiting for players",
                     Duration::from_secs(60),
                 ));
             }
             if bots && games.with_bots >= self.limits.max_bot_games_per_ip {
-                return Err(AppError::rate_limited(
+                return Err(GameError::rate_limited(
                     &format!(
                         "your address already plays {} games with bots; finish one first",
                         games.with_bots
@@ -318,8 +319,8 @@ impl Registry {
                 ));
             }
         }
-        if self.metrics().live_games.load(Relaxed) as usize >= self.limits.max_live_games {
-            return Err(AppError::Unavailable(
+        if self.metrics().live_games.get() as usize >= self.limits.max_live_games {
+            return Err(GameError::Unavailable(
                 "too many games are running; try again later".into(),
             ));
         }
@@ -328,13 +329,13 @@ impl Registry {
 
     /// Whether `ip` may give one more game a bot (the creator's "give to a bot"): refused
     /// when its unfinished games with bots are at the cap and `game` has none yet.
-    pub fn check_bot_cap(&self, ip: IpKey, game: Uuid) -> Result<(), AppError> {
+    pub fn check_bot_cap(&self, ip: IpKey, game: Uuid) -> Result<(), GameError> {
         if self.standing_of(game).is_some_and(|(_, bots)| bots) {
             return Ok(());
         }
         let with_bots = self.games_of(ip).with_bots;
         if with_bots >= self.limits.max_bot_games_per_ip {
-            return Err(AppError::rate_limited(
+            return Err(GameError::rate_limited(
                 &format!(
                     "your address already plays {with_bots} games with bots; finish one first"
                 ),
@@ -367,14 +368,13 @@ impl Registry {
     }
 
     /// Where a loaded game stands and whether a bot plays in it: from its actor here, or from
-    /// its owner's digest.
+    /// what its node publishes.
     fn standing_of(&self, id: Uuid) -> Option<(GameStatus, bool)> {
         if let Some(handle) = self.cached(id) {
             let presence = handle.presence();
             return Some((presence.status(), presence.bots()));
         }
-        let remote = self.remote.as_ref()?;
-        remote.digests.get(id).map(|d| (d.status(), d.bots))
+        self.site.digest(id).map(|d| (d.status, d.bots))
     }
 
     fn created_by(&self, ip: Option<IpKey>, id: Uuid) {
@@ -402,18 +402,15 @@ impl Registry {
         let before = now_ms() - i64::try_from(max_age.as_millis()).unwrap_or(i64::MAX);
         let mut expired = 0;
         for handle in handles {
-            if let Ok(true) = handle.expire(before).await {
+            if let Ok(true) = Game::new(handle).expire(before).await {
                 expired += 1;
             }
         }
         expired
     }
 
-    /// Loads every unfinished game (replaying its log), so play resumes where it stopped;
-    /// `down_since` is when the server was last seen alive: running clocks are paused for the
-    /// time it was down.
-    pub async fn restore_all(&self, down_since: Option<i64>) -> Result<usize, AppError> {
-        *self.down_since.lock().expect("registry lock") = down_since;
+    /// Loads every unfinished game (replaying its log), so play resumes where it stopped.
+    pub async fn restore_all(&self) -> Result<usize, GameError> {
         let ids = self.ctx.store.unfinished_games().await?;
         let mut restored = 0;
         for id in ids {
@@ -423,22 +420,30 @@ impl Registry {
                 Err(e) => tracing::error!(game = %id, error = %e, "could not restore"),
             }
         }
-        // Games loaded later (finished ones, on demand) had no clock running.
-        *self.down_since.lock().expect("registry lock") = None;
         Ok(restored)
     }
 
     /// The creator's action on a game (with its admin token).
-    pub async fn admin(&self, id: Uuid, action: AdminAction) -> Result<AdminAnswer, AppError> {
+    pub async fn admin(
+        &self,
+        id: Uuid,
+        token: String,
+        what: AdminWhat,
+    ) -> Result<Result<AdminAnswer, AdminError>, GameError> {
         self.with_game(id, |game| {
-            let action = action.clone();
-            async move { game.admin(action).await }
+            let token = token.clone();
+            async move { game.admin(token, what).await }
         })
-        .await?
+        .await
+    }
+
+    /// Whether the registry stopped taking games (the server is shutting down).
+    pub fn closed(&self) -> bool {
+        self.closed.load(Relaxed)
     }
 
     /// Stops every actor: each finishes the commands it was sent before, tells its connections
-    /// that the server restarts, and ends. Waits at most `timeout`.
+    /// that the server restarts, and ends. Waits at most `timeout`; then the site's last work.
     pub async fn shutdown(&self, timeout: Duration) {
         self.closed.store(true, Relaxed);
         let handles: Vec<GameHandle> = self
@@ -458,6 +463,11 @@ impl Registry {
         {
             tracing::warn!("some games did not stop in time");
         }
-        self.leave_cluster().await;
+        self.site.stop().await;
     }
+}
+
+/// Ends a tenancy whose game will not run here after all (several nodes: releases the game).
+async fn end(tenancy: Box<dyn Tenancy>) {
+    tenancy.run(async {}.boxed()).await;
 }
