@@ -1,6 +1,6 @@
 // The game page (`/game/{id}`): the socket and the game it keeps, and the page's parts drawn from
-// it — the banner (game/banner.js), the board and turn entry (game/entry.js), the players with
-// their clocks, the actions (game/actions.js), the turn list (game/history.js) and the chat. It
+// it — the banner (play/banner.js), the board and turn entry (play/entry.js), the players with
+// their clocks, the actions (play/actions.js), the turn list (play/history.js) and the chat. It
 // resumes its seat after a reload, catches up after drops, and tells the player its turn came.
 
 import { h, replace, toast, confirmDialog } from './dom.js';
@@ -18,16 +18,16 @@ import { rememberFinishedGame, savedName } from './prefs.js';
 import { openInvite } from './claim.js';
 import { armySwatch } from './pieces.js';
 import { keepFocus } from './focus.js';
-import { TurnEntry } from './game/entry.js';
-import { bannerContent } from './game/banner.js';
-import { actionsContent } from './game/actions.js';
-import { renderHistory } from './game/history.js';
-import { ClockTicker, durationText, seatClock } from './game/clocks.js';
-import { chime, notifyIfHidden, unlockAudioOnGesture } from './game/alerts.js';
-import { awayFor, botLevel, voteTarget } from './game/table.js';
-import { RecapView } from './game/recapview.js';
-import { SideTabs } from './game/sidetabs.js';
-import { joinRematch } from './game/rematch.js';
+import { TurnEntry } from './play/entry.js';
+import { bannerContent } from './play/banner.js';
+import { actionsContent } from './play/actions.js';
+import { renderHistory } from './play/history.js';
+import { ClockTicker, durationText, seatClock } from './play/clocks.js';
+import { chime, notifyIfHidden, unlockAudioOnGesture } from './play/alerts.js';
+import { awayFor, botLevel, voteTarget } from './play/table.js';
+import { RecapView } from './play/recapview.js';
+import { SideTabs } from './play/sidetabs.js';
+import { joinRematch } from './play/rematch.js';
 
 /** Events after which the position (and so the turn being entered) is new. */
 const NEW_POSITION = ['turn', 'resign', 'draw_agreed', 'started', 'seat_to_bot', 'seat_to_human', 'taken_back', 'paused'];
