@@ -160,7 +160,10 @@ export class GameView {
 
   // ---- drawing ----
 
-  /** @param {{from: string, to: string, flash?: boolean}[]} [animate] */
+  /**
+   * Draws the whole page, or only why it cannot show the game.
+   * @param {{from: string, to: string, flash?: boolean}[]} [animate]  pieces to move on the board
+   */
   renderAll(animate = []) {
     const { state } = this;
     const g = state.game;
@@ -186,6 +189,7 @@ export class GameView {
     if (g && g.result && state.me()) rememberFinishedGame();
   }
 
+  /** The title line: the game, our seat, the connection; and the tab's title. */
   renderHead() {
     const { state } = this;
     if (state.fatal) return;
@@ -205,6 +209,7 @@ export class GameView {
     document.title = `${prefix}${t('game.title')} — Djambi Online`;
   }
 
+  /** The banner: the game's state and what the table is asked. */
   renderBanner() {
     const { state, commands } = this;
     if (state.fatal) return;
@@ -228,10 +233,12 @@ export class GameView {
     }
   }
 
+  /** The line under the board. */
   renderPrompt() {
     if (!this.state.fatal) this.entry.renderPrompt();
   }
 
+  /** The players, with who is away and their clocks. */
   renderPlayers() {
     const { state } = this;
     const g = state.game;
@@ -249,6 +256,7 @@ export class GameView {
     this.ticker.tick();
   }
 
+  /** The actions panel. */
   renderActions() {
     const { state, commands, entry } = this;
     if (state.fatal) return;
@@ -266,6 +274,7 @@ export class GameView {
     })));
   }
 
+  /** The turn list. */
   renderHistoryBox() {
     const { state } = this;
     if (!state.game || state.fatal) return;
