@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
-import { TurnRecap, STEP_MS, turnSquares, turnsSince } from '../../web/js/game/recap.js';
-import { eliminationText } from '../../web/js/game/outnotice.js';
+import { TurnRecap, STEP_MS, turnSquares, turnsSince } from '../../web/js/play/recap.js';
+import { eliminationText } from '../../web/js/play/outnotice.js';
 import { BOT_LEVELS, quickBotLevel, usualBotLevel } from '../../web/js/gameopts.js';
 import { makeTranslator } from '../../web/js/i18n.js';
 

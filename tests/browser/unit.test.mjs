@@ -16,7 +16,7 @@ import { normalizeGame, applyEvent, touchedSquares, travels, positions, comingTu
 import { parseInvite } from '../../web/js/tokens.js';
 import { gameFromWire, legalFromWire, stateFromWire } from '../../web/js/wire.js';
 import { displayCoords, squareAt } from '../../web/js/board.js';
-import { liveTimes, deadlineLeft, formatClock, durationParts, voteTarget, canAnswerVote, awayFor, canAskTakeback, canAnswerTakeback } from '../../web/js/game/table.js';
+import { liveTimes, deadlineLeft, formatClock, durationParts, voteTarget, canAnswerVote, awayFor, canAskTakeback, canAnswerTakeback } from '../../web/js/play/table.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const webDir = join(here, '..', '..', 'web');

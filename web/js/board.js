@@ -56,7 +56,7 @@ export function squareAt(col, row, bottom) {
  * @property {string[]} [dim]       armies drawn faded: orphaned, nobody may move or touch them
  * @property {string | null} [hostage] the hostage army of a 3-player game, drawn with a dashed ring
  * @property {TurnMark[]} [turns]   turns played since the viewer's last one, numbered, in the
- *   colour of who played them (game/recap.js)
+ *   colour of who played them (play/recap.js)
  */
 
 /**

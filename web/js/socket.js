@@ -15,6 +15,7 @@ let nextAck = Date.now() * 64;
  * @property {(legal: Record<string, string[]>) => void} [onLegal] the legal turns of our seat,
  *   now to move (PROTOCOL §3.4), as a map from "from-to" to suffixes
  * @property {(msg: any) => void} [onChat]
+ * @property {(msg: any) => void} [onRematch] the rematch asked for after the game (PROTOCOL §6.7)
  * @property {(msg: any) => void} [onPresence]
  * @property {(status: SocketStatus) => void} [onStatus]
  * @property {(msg: any) => void} [onError]   an error that answers no command (e.g. bad_token)
