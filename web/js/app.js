@@ -1,9 +1,11 @@
 // The entry point: picks the language, routes by path (`/` lobby, `/game/{id}` game,
-// `/game/{id}/replay` replay, `/rules` rules) and keeps links inside the page.
+// `/game/{id}/replay` replay, `/rules` rules), keeps links inside the page, and registers the
+// service worker.
 
 import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, t } from './i18n.js';
 import { h } from './dom.js';
 import { NAVIGATE_EVENT, navigate } from './nav.js';
+import { registerServiceWorker } from './serviceworker.js';
 
 /**
  * @typedef {object} View
@@ -99,6 +101,7 @@ async function start() {
   window.addEventListener('popstate', route);
   window.addEventListener(NAVIGATE_EVENT, route);
   await route();
+  registerServiceWorker();
 }
 
 start();

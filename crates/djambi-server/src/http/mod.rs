@@ -5,6 +5,7 @@ mod games;
 mod health;
 mod history;
 mod metrics;
+mod pwa;
 mod record_text;
 mod records;
 mod seats;
