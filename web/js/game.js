@@ -23,7 +23,7 @@ import { bannerContent } from './game/banner.js';
 import { actionsContent } from './game/actions.js';
 import { renderHistory } from './game/history.js';
 import { ClockTicker, durationText, seatClock } from './game/clocks.js';
-import { chime, notifyIfHidden, unlockAudioOnGesture } from './game/alerts.js';
+import { chime, notifyIfHidden, titleAlertOn, unlockAudioOnGesture } from './game/alerts.js';
 import { awayFor, botLevel, voteTarget } from './game/table.js';
 import { RecapView } from './game/recapview.js';
 import { SideTabs } from './game/sidetabs.js';
@@ -345,7 +345,7 @@ export function mount(main, { id }) {
     const mine = myTurn();
     if (wasMyTurn === false && mine) {
       chime();
-      notifyIfHidden(t('game.notify_title'), t('game.notify_body', { player: t(`player.${me()}`) }), `djambi-${id}`);
+      notifyIfHidden({ game: id, kind: 'your_turn', title: t('game.notify_title'), body: t('game.notify_body', { player: t(`player.${me()}`) }) });
     }
     wasMyTurn = game ? mine : null;
   }
@@ -413,7 +413,7 @@ export function mount(main, { id }) {
       h('span', { class: ['conn-badge', `conn-${status}`], role: 'status', title: statusText },
         h('span', { class: 'dot', 'aria-hidden': 'true' }), statusText));
     const unread = chat.unread ? t('chat.unread_title', { n: chat.unread }) : '';
-    const prefix = unread + (myTurn() ? `● ${t('game.your_turn')} — ` : '');
+    const prefix = unread + (myTurn() && titleAlertOn() ? `● ${t('game.your_turn')} — ` : '');
     document.title = `${prefix}${t('game.title')} — Djambi Online`;
   }
 
