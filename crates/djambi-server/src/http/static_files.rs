@@ -1,5 +1,5 @@
 //! The browser client from `web/`: static files, and `index.html` for the client's own pages
-//! (`/`, `/rules`, `/game/{id}`, `/game/{id}/replay`: the client routes by path, so a
+//! (`/`, `/rules`, `/transfer`, `/game/{id}`, `/game/{id}/replay`: the client routes by path, so a
 //! reload or a shared link of any of them works); the manifest and the service worker (pwa.rs).
 //! Without a `web/` folder every such path is a clean 404.
 //! A missing path asked for by a browser's page load is the client with status 404 (it shows its
@@ -161,6 +161,7 @@ pub(super) fn router(web_dir: &Path) -> Router<AppState> {
     };
     Router::new()
         .route_service("/rules", read_only(page.clone()))
+        .route_service("/transfer", read_only(page.clone()))
         .route_service("/game/{id}", read_only(page.clone()))
         .route_service("/game/{id}/replay", read_only(page))
         .route_service("/v/{hash}/{*path}", read_only(versioned_files))
