@@ -1,6 +1,7 @@
-//! The installable app (PROTOCOL §2.9): the web app manifest at `/manifest.webmanifest`
-//! (`application/manifest+json`) and the service worker at `/sw.js`, at the root so that its
-//! scope is the whole site. Both are read from the client folder at start-up, like `index.html`.
+//! The installable app (PROTOCOL §2, "The installable app"): the web app manifest at
+//! `/manifest.webmanifest` (`application/manifest+json`) and the service worker at `/sw.js`, at
+//! the root so that its scope is the whole site. Both are read from the client folder at
+//! start-up, like `index.html`.
 //!
 //! The service worker (`web/sw.js`) is a template: the server puts the client's hash in it, and
 //! the list of the client's files to precache under `/v/<hash>/`. A new client is therefore a new
