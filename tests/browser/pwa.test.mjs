@@ -6,27 +6,17 @@
 // Installability and push need a real profile (Chromium reports "in-incognito" for a plain
 // context): those tests use a persistent context in a temporary folder.
 
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_ARGS, launchBrowser, seriousViolations, shotPath, startServer } from './harness.mjs';
+import { CHROMIUM_ARGS, seriousViolations, sharedServerAndBrowser, shotPath, startServer } from './harness.mjs';
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-/** @type {string[]} */
+const env = sharedServerAndBrowser();
+/** The profile folders of the persistent contexts, removed at the end. @type {string[]} */
 const profiles = [];
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
+after(() => {
   for (const dir of profiles) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -43,7 +33,7 @@ async function persistentContext() {
 
 /** The client's hash, as index.html names its files (`/v/<hash>/…`). */
 async function clientHash() {
-  const html = await (await fetch(`${server.base}/`)).text();
+  const html = await (await fetch(`${env.server.base}/`)).text();
   const m = /\/v\/([0-9a-f]+)\/js\/app\.js/.exec(html);
   assert.ok(m, 'index.html loads app.js under the hash');
   return m[1];
@@ -57,7 +47,7 @@ function pngSize(bytes) {
 }
 
 test('the manifest: its members, and icons of the sizes it says (one maskable)', async () => {
-  const res = await fetch(`${server.base}/manifest.webmanifest`);
+  const res = await fetch(`${env.server.base}/manifest.webmanifest`);
   assert.equal(res.status, 200);
   assert.equal(res.headers.get('content-type'), 'application/manifest+json');
   assert.equal(res.headers.get('cache-control'), 'no-cache');
@@ -70,7 +60,7 @@ test('the manifest: its members, and icons of the sizes it says (one maskable)',
   assert.match(m.background_color, /^#[0-9a-f]{6}$/);
   const sizes = [];
   for (const icon of m.icons) {
-    const img = await fetch(server.base + icon.src);
+    const img = await fetch(env.server.base + icon.src);
     assert.equal(img.status, 200, icon.src);
     assert.equal(img.headers.get('content-type'), 'image/png', icon.src);
     assert.equal(pngSize(new Uint8Array(await img.arrayBuffer())), icon.sizes, icon.src);
@@ -78,14 +68,14 @@ test('the manifest: its members, and icons of the sizes it says (one maskable)',
   }
   assert.deepEqual(sizes.sort(), ['192x192 any', '512x512 any', '512x512 maskable']);
   // The page links it at the root (not under the hash), with the theme colour.
-  const html = await (await fetch(`${server.base}/`)).text();
+  const html = await (await fetch(`${env.server.base}/`)).text();
   assert.match(html, /<link rel="manifest" href="\/manifest\.webmanifest">/);
   assert.match(html, new RegExp(`<meta name="theme-color" content="${m.theme_color}">`));
 });
 
 test('/sw.js carries the client\'s hash; other methods are refused in the API\'s shape', async () => {
   const hash = await clientHash();
-  const res = await fetch(`${server.base}/sw.js`);
+  const res = await fetch(`${env.server.base}/sw.js`);
   assert.equal(res.status, 200);
   assert.match(String(res.headers.get('content-type')), /^text\/javascript/);
   assert.equal(res.headers.get('cache-control'), 'no-cache');
@@ -94,25 +84,25 @@ test('/sw.js carries the client\'s hash; other methods are refused in the API\'s
   assert.ok(body.includes(`const HASH = '${hash}';`), 'the hash is put in');
   assert.ok(!body.includes('__DJAMBI_CLIENT'), 'no slot is left');
   assert.match(body, /"js\/app\.js"/);
-  assert.equal((await fetch(`${server.base}/sw.js`, { headers: { 'If-None-Match': `"${hash}"` } })).status, 304);
-  const post = await fetch(`${server.base}/sw.js`, { method: 'POST' });
+  assert.equal((await fetch(`${env.server.base}/sw.js`, { headers: { 'If-None-Match': `"${hash}"` } })).status, 304);
+  const post = await fetch(`${env.server.base}/sw.js`, { method: 'POST' });
   assert.equal(post.status, 405);
   assert.equal((await post.json()).error.code, 'method_not_allowed');
 });
 
 test('the service worker registers, controls the page after a reload, keeps the client under its hash, and deletes old caches', { timeout: 60_000 }, async () => {
   const hash = await clientHash();
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();
   /** @type {string[]} */
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   // A cache from an older client, made before any worker runs here.
-  await page.goto(`${server.base}/offline.html`);
+  await page.goto(`${env.server.base}/offline.html`);
   await page.evaluate(() => caches.open('djambi-0123456789ab').then((c) => c.put('/old', new Response('old'))));
-  await page.goto(`${server.base}/`);
+  await page.goto(`${env.server.base}/`);
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
-  assert.equal(scope, `${server.base}/`);
+  assert.equal(scope, `${env.server.base}/`);
   await page.reload();
   await page.locator('form button[type=submit]').waitFor();
   assert.equal(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)), true);
@@ -168,9 +158,9 @@ test('Chromium finds the site installable; with the server down a page is the of
 test('a push message is a notification that names its game, unless the settings turn its kind off', { timeout: 60_000 }, async () => {
   const ctx = await persistentContext();
   try {
-    await ctx.grantPermissions(['notifications'], { origin: server.base });
+    await ctx.grantPermissions(['notifications'], { origin: env.server.base });
     const page = await ctx.newPage();
-    await page.goto(`${server.base}/`);
+    await page.goto(`${env.server.base}/`);
     await page.evaluate(() => navigator.serviceWorker.ready);
     const cdp = await ctx.newCDPSession(page);
     /** @type {string[]} */
@@ -181,7 +171,7 @@ test('a push message is a notification that names its game, unless the settings 
     assert.ok(ids.length, 'the worker is registered');
     const game = '2f1c4b8e-3a57-4d9e-9c1a-8f0e6b5d4a21';
     /** @param {any} payload */
-    const push = (payload) => cdp.send('ServiceWorker.deliverPushMessage', { origin: server.base, registrationId: ids[0], data: JSON.stringify(payload) });
+    const push = (payload) => cdp.send('ServiceWorker.deliverPushMessage', { origin: env.server.base, registrationId: ids[0], data: JSON.stringify(payload) });
     const shown = () => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications())
       .map((n) => ({ title: n.title, body: n.body, tag: n.tag, game: n.data && n.data.game })));
 
