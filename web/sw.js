@@ -4,7 +4,8 @@
 //
 // - Files under /v/<hash>/ (never changed under one hash): from the cache, precached on install.
 // - Pages: from the network; when it cannot be reached, the offline page.
-// - Other files of the client (/i18n/…, icons, the manifest): network first, cache as fallback.
+// - The client's files by their plain path (/i18n/…, icons): network first, cache as fallback.
+//   Anything else (another hash, health checks, …) is left to the browser.
 // - /api/ and /ws/ are never touched: the game's state is the server's, never a cached copy.
 // - Push messages (JSON: game, kind, title, body) become notifications, unless this browser's
 //   settings (IndexedDB, written by js/notifysettings.js) turn that kind off; a click on one
@@ -51,7 +52,7 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(fetch(req).catch(() => offlinePage()));
   } else if (url.pathname.startsWith(VERSIONED)) {
     event.respondWith(cacheFirst(req));
-  } else if (!url.pathname.startsWith('/v/')) {
+  } else if (FILES.includes(url.pathname.slice(1))) {
     event.respondWith(networkFirst(req));
   }
 });
