@@ -69,6 +69,12 @@ function instrument() {
     return 'granted';
   };
   w.Notification = FakeNotification;
+  // With the service worker in control, the page notifies through it (as phones require).
+  if (window.ServiceWorkerRegistration) {
+    ServiceWorkerRegistration.prototype.showNotification = async function (title, o) {
+      w.__notes.push({ title, body: o && o.body, tag: o && o.tag });
+    };
+  }
   Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => w.__hidden });
 }
 

@@ -1,9 +1,11 @@
 // The entry point: picks the language, routes by path (`/` lobby, `/game/{id}` game,
-// `/game/{id}/replay` replay, `/rules` rules) and keeps links inside the page.
+// `/game/{id}/replay` replay, `/rules` rules, `/transfer` games from another device), keeps
+// links inside the page, and registers the service worker.
 
 import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, t } from './i18n.js';
 import { h } from './dom.js';
 import { NAVIGATE_EVENT, navigate } from './nav.js';
+import { registerServiceWorker } from './serviceworker.js';
 
 /**
  * @typedef {object} View
@@ -23,6 +25,7 @@ export function matchRoute(path) {
   let m;
   if (path === '/' || path === '/index.html') return { name: 'lobby', params: {} };
   if (path === '/rules' || path === '/rules/') return { name: 'rules', params: {} };
+  if (path === '/transfer') return { name: 'transfer', params: {} };
   if ((m = /^\/game\/([^/]+)\/replay\/?$/.exec(path))) return { name: 'replay', params: { id: decodeURIComponent(m[1]) } };
   if ((m = /^\/game\/([^/]+)\/?$/.exec(path))) return { name: 'game', params: { id: decodeURIComponent(m[1]) } };
   return { name: 'notfound', params: {} };
@@ -42,6 +45,7 @@ async function route() {
   else if (name === 'game') mod = await import('./game.js');
   else if (name === 'replay') mod = await import('./replay.js');
   else if (name === 'rules') mod = await import('./rules.js');
+  else if (name === 'transfer') mod = await import('./transferpage.js');
   if (seq !== routeSeq) return;
   if (!mod) {
     document.title = `${t('notfound.title')} — Djambi Online`;
@@ -99,6 +103,7 @@ async function start() {
   window.addEventListener('popstate', route);
   window.addEventListener(NAVIGATE_EVENT, route);
   await route();
+  registerServiceWorker();
 }
 
 start();

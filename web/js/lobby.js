@@ -1,7 +1,7 @@
 // The lobby (`/`): play against three bots in one click, create a game and hand out its invite
 // links, find your own games, join, watch and replay the games the server lists, or import a
 // game record. The page composes its cards: createform.js, manage.js (the creator's view),
-// yourgames.js, gamelists.js, importcard.js.
+// yourgames.js, notifycard.js, gamelists.js, importcard.js.
 
 import { h, replace, toast } from './dom.js';
 import { t } from './i18n.js';
@@ -18,6 +18,7 @@ import { manageCard } from './manage.js';
 import { yourGamesCard } from './yourgames.js';
 import { gameListsCard } from './gamelists.js';
 import { importCard } from './importcard.js';
+import { notifyCard } from './notifycard.js';
 import { keepFocus } from './focus.js';
 
 /** How often the public lists (and the creator's card) are fetched again. */
@@ -47,9 +48,10 @@ export function mount(main) {
   const yours = yourGamesCard({ onManage: (id) => showManage(id) });
   const lists = gameListsCard();
   const importer = importCard();
+  const notify = notifyCard();
   const left = h('div', { class: 'lobby-main' });
   const hero = h('section', { class: 'hero' });
-  const root = h('div', { class: 'lobby' }, hero, h('div', { class: 'lobby-grid' }, left, h('div', { class: 'lobby-side' }, yours.el, lists.el, importer.el)));
+  const root = h('div', { class: 'lobby' }, hero, h('div', { class: 'lobby-grid' }, left, h('div', { class: 'lobby-side' }, yours.el, lists.el, notify.el, importer.el)));
   main.append(root);
 
   function renderHero() {
@@ -160,6 +162,7 @@ export function mount(main) {
       yours.relabel();
       lists.relabel();
       importer.relabel();
+      notify.relabel();
       renderLeft();
     },
   };

@@ -1,79 +1,32 @@
 // The rules help (`/rules`): a concise, illustrated digest of RULES.md. The illustrations are
-// positions with the legal turns the core gives for them, drawn by the same board as the game.
+// positions with the marks and example turns the djambi command gave for them
+// (data/rules-examples.json, scripts/rules-examples.mjs), drawn by rulesfigure.js.
 
 import { h, replace } from './dom.js';
 import { t } from './i18n.js';
-import { BoardView } from './board.js';
-import { parseBoard } from './dpn.js';
 import { pieceIcon } from './pieces.js';
-import { describeSquare } from './panels.js';
+import { rulesFigure } from './rulesfigure.js';
 
-const START = 'CrArMr3MbRbCb/RrDrMr3MbDbAb/MrMrNr3NbMbMb/9/9/9/MgMgNg3NyMyMy/AgDgMg3MyDyRy/CgRgMg3MyAyCy';
+/** @typedef {{figures: Record<string, import('./rulesfigure.js').Figure>}} Examples */
 
-/**
- * Each figure: a board, the selected piece and the squares it may go to (from `djambi legal`).
- * @type {Record<string, {board: string, selected?: string, to?: string[], targets?: string[], kind?: any, last?: string[]}>}
- */
-const FIGURES = {
-  start: { board: START },
-  Chief: {
-    board: '9/7Cb1/9/2X2Mb3/9/9/2Cr6/9/9', selected: 'c3',
-    to: ['a1', 'a3', 'a5', 'b2', 'b3', 'b4', 'c1', 'c2', 'c4', 'c5', 'd2', 'd3', 'd4', 'e1', 'e3', 'e5', 'f3', 'g3', 'h3', 'i3'],
-    targets: ['f6'],
-  },
-  Militant: {
-    board: '9/7Cb1/9/9/3Mb5/2Mr6/9/9/Cr8', selected: 'c4',
-    to: ['a2', 'a4', 'a6', 'b3', 'b4', 'b5', 'c2', 'c3', 'c5', 'c6', 'd3', 'd4', 'e2', 'e4'],
-    targets: ['d5'],
-  },
-  Assassin: {
-    board: '9/7Cb1/9/5Db3/9/9/2Ar6/9/Cr8', selected: 'c3',
-    to: ['a3', 'a5', 'b2', 'b3', 'b4', 'c1', 'c2', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'd2', 'd3', 'd4', 'e1', 'e3', 'f3', 'g3', 'h3', 'i3'],
-    targets: ['f6'],
-  },
-  Reporter: {
-    board: '9/7Cb1/9/9/1Mb7/9/2Rr6/9/Cr8', selected: 'c3',
-    to: ['a3', 'a5', 'b2', 'b3', 'b4', 'c1', 'c2', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'd2', 'd3', 'd4', 'e1', 'e3', 'f3', 'f6', 'g3', 'g7', 'h3', 'i3'],
-    targets: ['b5'], kind: 'victim',
-  },
-  Diplomat: {
-    board: '9/7Cb1/9/5Ab3/9/9/2Dr6/9/Cr8', selected: 'c3',
-    to: ['a3', 'a5', 'b2', 'b3', 'b4', 'c1', 'c2', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'd2', 'd3', 'd4', 'e1', 'e3', 'f3', 'g3', 'h3', 'i3'],
-    targets: ['f6'],
-  },
-  Necromobile: {
-    board: '9/7Cb1/9/5X3/9/9/2Nr6/9/Cr8', selected: 'c3',
-    to: ['a3', 'a5', 'b2', 'b3', 'b4', 'c1', 'c2', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9', 'd2', 'd3', 'd4', 'e1', 'e3', 'f3', 'g3', 'h3', 'i3'],
-    targets: ['f6'],
-  },
-  maze: {
-    board: '9/7Cb1/9/9/3AbCr4/9/9/9/9', selected: 'd5',
-    to: ['a1', 'a5', 'a9', 'b2', 'b5', 'b8', 'c3', 'c5', 'c7', 'd4', 'd6', 'e1', 'e2', 'e3', 'e4', 'e6', 'e7', 'e8', 'e9', 'f4', 'f5', 'f6', 'g3', 'g5', 'g7', 'h2', 'h5', 'i1', 'i5'],
-    kind: 'exit', targets: ['e5'],
-  },
-  corpses: {
-    board: '9/9/9/9/9/9/XX7/CgX7/XX7', kind: 'victim', targets: ['a2'],
-  },
-};
+/** The diagrams' data, next to the client's modules (under the client's hash, like them). */
+const EXAMPLES_URL = new URL('../data/rules-examples.json', import.meta.url);
 
-/** @param {string} name */
-function figure(name) {
-  const f = FIGURES[name];
-  const view = new BoardView({ describe: describeSquare, label: t(`rules.fig_${name}`) });
-  view.setOrientation('g');
-  const board = parseBoard(f.board);
-  /** @type {import('./board.js').Marks} */
-  const marks = {
-    selected: f.selected || null,
-    options: [...(f.to || []), ...(f.targets || [])],
-    optionKind: f.kind === 'exit' ? 'exit' : 'to',
-  };
-  if (f.kind === 'victim') {
-    marks.options = f.to || [];
-    /** @type {any} */ (marks).victims = f.targets || [];
+/** @type {Promise<Examples | null> | null} */
+let loading = null;
+
+/** The diagrams' data, fetched once (null if it cannot be had: the text stands without them). */
+function loadExamples() {
+  if (!loading) {
+    loading = fetch(EXAMPLES_URL)
+      .then((res) => (res.ok ? res.json() : null))
+      .catch(() => null)
+      .then((data) => {
+        if (!data) loading = null;
+        return data;
+      });
   }
-  view.draw(board, marks);
-  return h('figure', { class: 'rules-figure' }, view.svg, h('figcaption', { text: t(`rules.fig_${name}`) }));
+  return loading;
 }
 
 /**
@@ -87,6 +40,14 @@ function paragraphs(key) {
 export function mount(main) {
   const root = h('article', { class: 'rules-page' });
   main.append(root);
+  /** @type {Examples | null} */
+  let examples = null;
+
+  /** A diagram, once its data is here. @param {string} name */
+  function figure(name) {
+    const f = examples && examples.figures[name];
+    return f ? rulesFigure(name, f) : null;
+  }
 
   function render() {
     document.title = `${t('rules.title')} — Djambi Online`;
@@ -121,7 +82,7 @@ export function mount(main) {
       section('here'));
   }
 
-  /** @param {string} name @param {...HTMLElement} extra */
+  /** @param {string} name @param {...(HTMLElement | null)} extra */
   function section(name, ...extra) {
     return h('section', { id: name, class: 'rules-section' },
       h('h2', { text: t(`rules.${name}_title`) }),
@@ -130,5 +91,9 @@ export function mount(main) {
   }
 
   render();
+  loadExamples().then((data) => {
+    examples = data;
+    if (data && root.isConnected) render();
+  });
   return { relabel: render };
 }

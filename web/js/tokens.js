@@ -107,3 +107,32 @@ export function parseInvite(hash) {
   if (!player || !token || !/^[rbyg]$/.test(player)) return null;
   return { player, token };
 }
+
+/**
+ * What this browser holds of each of these games: its seat and the creator's admin token
+ * (invite links stay behind: the creator can make new ones from any device).
+ * @param {string[]} ids
+ * @returns {{id: string, seat: {player: string, token: string} | null, admin: string | null}[]}
+ */
+export function heldGames(ids) {
+  return ids.map((id) => ({ id, seat: loadSeat(id), admin: loadAdmin(id) }))
+    .filter((g) => g.seat || g.admin);
+}
+
+/**
+ * Keeps games brought from another device; a seat or admin token of the same game already
+ * here is replaced. Returns how many games changed.
+ * @param {{id: string, seat: {player: string, token: string} | null, admin: string | null}[]} games
+ */
+export function keepGames(games) {
+  let changed = 0;
+  for (const g of games) {
+    const seat = loadSeat(g.id);
+    const sameSeat = !g.seat || (seat && seat.player === g.seat.player && seat.token === g.seat.token);
+    const sameAdmin = !g.admin || loadAdmin(g.id) === g.admin;
+    if (g.seat && !sameSeat) saveSeat(g.id, g.seat);
+    if (g.admin && !sameAdmin) saveAdmin(g.id, g.admin);
+    if (!sameSeat || !sameAdmin) changed++;
+  }
+  return changed;
+}

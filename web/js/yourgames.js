@@ -1,15 +1,17 @@
 // "Your games": the games this browser holds a seat or the creator's token for
 // (`GET /api/games?ids=…`), those waiting for you first, each with its status, whose turn it is,
 // the time left and a link to open it. Refreshed every 30 s while the page is visible, and when
-// the window comes back into focus.
+// the window comes back into focus. Each game can be forgotten on this device (once confirmed);
+// "Open my games on another device" carries them to another browser (transferdialog.js).
 
-import { h, replace } from './dom.js';
+import { confirmDialog, h, replace } from './dom.js';
 import { t } from './i18n.js';
 import { listGamesByIds } from './api.js';
 import { forgetGame, loadAdmin, loadSeat, storedGameIds } from './tokens.js';
 import { armySwatch } from './pieces.js';
 import { errorText } from './errors.js';
 import { timeLeftText } from './duration.js';
+import { openTransferDialog } from './transferdialog.js';
 
 /** How often the list is fetched again while the page is visible. */
 export const REFRESH_MS = 30_000;
@@ -65,7 +67,11 @@ export function yourGamesCard({ onManage }) {
         h('h2', { id: 'your-games-title' }, t('yourgames.title'),
           waiting ? h('span', { class: 'badge your-turn-count', text: t('yourgames.waiting_count', { n: waiting }) }) : null),
         h('button', { type: 'button', class: 'btn btn-ghost btn-small', text: t('common.refresh'), onclick: () => refresh() })),
-      body);
+      body,
+      h('button', {
+        type: 'button', class: 'btn btn-small btn-ghost open-elsewhere', text: t('transfer.open'),
+        onclick: () => openTransferDialog(rows && rows.map((r) => ({ id: r.game.id, status: r.game.status }))),
+      }));
     tick();
   }
 
@@ -105,15 +111,28 @@ export function yourGamesCard({ onManage }) {
         g.status === 'finished'
           ? h('a', { class: 'btn btn-small', href: `/game/${g.id}/replay`, text: t('lobby.replay') })
           : h('a', { class: ['btn', 'btn-small', 'open-game', mine && 'btn-primary'], href: `/game/${g.id}`, text: t(mine ? 'yourgames.play' : 'yourgames.open') }),
-        over ? h('button', {
+        h('button', {
           type: 'button', class: 'btn btn-small btn-ghost forget', text: '×',
           title: t('yourgames.forget'), 'aria-label': t('yourgames.forget'),
-          onclick: () => {
-            forgetGame(g.id);
-            rows = (rows || []).filter((r) => r.game.id !== g.id);
-            render();
-          },
-        }) : null));
+          onclick: () => forget(g.id, over || !seat),
+        })));
+  }
+
+  /**
+   * Forgets a game on this device, once the person confirms.
+   * @param {string} id @param {boolean} harmless  finished, or no seat to lose
+   */
+  async function forget(id, harmless) {
+    const ok = await confirmDialog({
+      title: t('yourgames.forget_title'),
+      body: t(harmless ? 'yourgames.forget_body_done' : 'yourgames.forget_body_seat'),
+      ok: t('yourgames.forget_ok'), cancel: t('common.cancel'), danger: !harmless,
+    });
+    if (!ok) return;
+    forgetGame(id);
+    rows = (rows || []).filter((r) => r.game.id !== id);
+    el.hidden = storedGameIds().length === 0;
+    render();
   }
 
   /** Counts the clocks down between refreshes. */

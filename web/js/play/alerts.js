@@ -1,9 +1,15 @@
-// Telling a player that its turn has come: a short chime made with WebAudio (no sound file),
-// which can be muted (remembered in localStorage), and a system notification when the tab is
-// hidden. Browsers allow sound and notification prompts only after a person's gesture, so the
-// audio is unlocked on the first click or key and permission is asked from a button, never on load.
+// Telling a player that its turn has come: a short chime made with WebAudio (no sound file)
+// and a mark in the tab's title, each of which can be turned off (remembered in localStorage),
+// and a system notification when the tab is hidden (unless the notification settings turn
+// "your turn" off). Browsers allow sound and notification prompts only after a person's gesture,
+// so the audio is unlocked on the first click or key and permission is asked from a button,
+// never on load.
+
+import { loadNotifySettings } from '../notifysettings.js';
+import { activeRegistration } from '../serviceworker.js';
 
 const SOUND_KEY = 'djambi.sound';
+const TITLE_KEY = 'djambi.titleAlert';
 
 /** Whether the turn chime is on (the default). */
 export function soundOn() {
@@ -16,6 +22,19 @@ export function soundOn() {
  */
 export function setSound(on) {
   try { localStorage.setItem(SOUND_KEY, on ? '1' : '0'); } catch { /* ignore */ }
+}
+
+/** Whether the tab's title is marked while it is this browser's turn (the default). */
+export function titleAlertOn() {
+  try { return localStorage.getItem(TITLE_KEY) !== '0'; } catch { return true; }
+}
+
+/**
+ * Turns the title's mark on or off, for this browser.
+ * @param {boolean} on
+ */
+export function setTitleAlert(on) {
+  try { localStorage.setItem(TITLE_KEY, on ? '1' : '0'); } catch { /* ignore */ }
 }
 
 /** @type {AudioContext | null} */
@@ -91,14 +110,23 @@ export async function askNotifications() {
 }
 
 /**
- * Shows a system notification if the tab is hidden and notifications are allowed; a click on it
- * brings the game back. Returns whether one was shown.
- * @param {string} title @param {string} body @param {string} tag  one notification per game
+ * Shows a system notification if the tab is hidden, notifications are allowed and this kind is
+ * on in the settings. Through the service worker when one is active (a click on it then focuses
+ * this game's tab, as for a push message), else from the page. Resolves to whether one was shown.
+ * @param {{game: string, kind: string, title: string, body: string}} n
  */
-export function notifyIfHidden(title, body, tag) {
+export async function notifyIfHidden({ game, kind, title, body }) {
   if (!document.hidden || notificationState() !== 'granted') return false;
+  const settings = /** @type {Record<string, boolean>} */ (await loadNotifySettings());
+  if (settings[kind] === false) return false;
+  const options = { body, tag: `${game}:${kind}`, icon: '/icons/icon-192.png', data: { game } };
   try {
-    const n = new Notification(title, { body, tag, icon: '/favicon.svg' });
+    const reg = await activeRegistration();
+    if (reg) {
+      await reg.showNotification(title, options);
+      return true;
+    }
+    const n = new Notification(title, options);
     n.onclick = () => {
       window.focus();
       n.close();

@@ -17,7 +17,7 @@ import { bannerContent } from './banner.js';
 import { actionsContent } from './actions.js';
 import { renderHistory } from './history.js';
 import { ClockTicker, durationText, seatClock } from './clocks.js';
-import { chime, notifyIfHidden, unlockAudioOnGesture } from './alerts.js';
+import { chime, notifyIfHidden, titleAlertOn, unlockAudioOnGesture } from './alerts.js';
 import { awayFor, voteTarget } from './table.js';
 import { RecapView } from './recapview.js';
 import { SideTabs } from './sidetabs.js';
@@ -127,7 +127,7 @@ export class GameView {
     const mine = state.myTurn();
     if (this.wasMyTurn === false && mine) {
       chime();
-      notifyIfHidden(t('game.notify_title'), t('game.notify_body', { player: t(`player.${state.me()}`) }), `djambi-${state.id}`);
+      notifyIfHidden({ game: state.id, kind: 'your_turn', title: t('game.notify_title'), body: t('game.notify_body', { player: t(`player.${state.me()}`) }) });
     }
     this.wasMyTurn = state.game ? mine : null;
   }
@@ -205,7 +205,7 @@ export class GameView {
       h('span', { class: ['conn-badge', `conn-${state.status}`], role: 'status', title: statusText },
         h('span', { class: 'dot', 'aria-hidden': 'true' }), statusText));
     const unread = this.chat.unread ? t('chat.unread_title', { n: this.chat.unread }) : '';
-    const prefix = unread + (state.myTurn() ? `● ${t('game.your_turn')} — ` : '');
+    const prefix = unread + (state.myTurn() && titleAlertOn() ? `● ${t('game.your_turn')} — ` : '');
     document.title = `${prefix}${t('game.title')} — Djambi Online`;
   }
 

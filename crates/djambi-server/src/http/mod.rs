@@ -6,6 +6,7 @@ mod health;
 mod history;
 mod metrics;
 mod pages;
+mod pwa;
 mod record_text;
 mod records;
 mod seats;

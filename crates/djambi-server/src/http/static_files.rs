@@ -1,6 +1,7 @@
 //! The browser client from `web/`: static files, and `index.html` for the client's own pages
-//! (`/`, `/rules`, `/game/{id}`, `/game/{id}/replay`: the client routes by path, so a reload or a
-//! shared link of any of them works). Without a `web/` folder every such path is a clean 404.
+//! (`/`, `/rules`, `/transfer`, `/game/{id}`, `/game/{id}/replay`: the client routes by path, so a
+//! reload or a shared link of any of them works); the manifest and the service worker (pwa.rs).
+//! Without a `web/` folder every such path is a clean 404.
 //! A missing path asked for by a browser's page load is the client with status 404 (it shows its
 //! own "no such page"); asked for by anything else, the JSON `not_found` error.
 //! Only `GET` and `HEAD` read files; any other method is the JSON `method_not_allowed` error,
@@ -37,9 +38,11 @@ const NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
 /// A file under its content hash: it never changes.
 const IMMUTABLE: HeaderValue = HeaderValue::from_static("public, max-age=31536000, immutable");
 
-/// The client as served: its hash and its rewritten `index.html`.
+/// The client as served: its hash, its files (paths relative to its folder) and its rewritten
+/// `index.html`.
 struct Client {
     hash: String,
+    files: Vec<String>,
     index: Option<Vec<u8>>,
 }
 
@@ -63,7 +66,8 @@ impl Client {
         let index = std::fs::read_to_string(dir.join("index.html"))
             .ok()
             .map(|html| versioned(&html, &hash, dir).into_bytes());
-        Client { hash, index }
+        let files = files.into_iter().map(|(path, _)| path).collect();
+        Client { hash, files, index }
     }
 }
 
@@ -83,7 +87,8 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
 }
 
 /// `html` with every `src="/…"` and `href="/…"` that names a file of the client moved under
-/// `/v/<hash>/` (page links such as `href="/rules"` are not files and stay).
+/// `/v/<hash>/` (page links such as `href="/rules"` are not files and stay, and so do the
+/// manifest and the service worker, which live at the root).
 fn versioned(html: &str, hash: &str, dir: &Path) -> String {
     let mut out = String::with_capacity(html.len() + 256);
     let mut rest = html;
@@ -94,7 +99,9 @@ fn versioned(html: &str, hash: &str, dir: &Path) -> String {
         let target = &tail[1..end];
         let file = target.split(['?', '#']).next().unwrap_or("");
         let attr_ok = head.ends_with("src=\"") || head.ends_with("href=\"");
-        if attr_ok && !file.is_empty() && !file.contains("..") && dir.join(file).is_file() {
+        let hashed =
+            !file.is_empty() && !file.contains("..") && !super::pwa::AT_ROOT.contains(&file);
+        if attr_ok && hashed && dir.join(file).is_file() {
             out.push_str(&format!("/v/{hash}/"));
             out.push_str(target);
         } else {
@@ -154,11 +161,13 @@ pub(super) fn router(web_dir: &Path) -> Router<AppState> {
     };
     Router::new()
         .route_service("/rules", read_only(page.clone()))
+        .route_service("/transfer", read_only(page.clone()))
         .route_service("/game/{id}", read_only(page.clone()))
         .route_service("/game/{id}/replay", read_only(page))
         .route_service("/v/{hash}/{*path}", read_only(versioned_files))
         .route("/api", any(no_api_route))
         .route("/api/{*rest}", any(no_api_route))
+        .merge(super::pwa::router(&client.hash, &client.files, web_dir))
         .fallback_service(read_only(plain_files))
 }
 
