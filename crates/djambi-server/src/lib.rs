@@ -10,7 +10,8 @@
 //! - [`game`]: one actor per live game, and the registry of games;
 //! - [`store`]: persistence (migrations, event log, batched commits);
 //! - [`cluster`]: several nodes over Postgres and NATS (`--nats`; docs/SCALING.md);
-//! - [`protocol`]: the message types, serde only.
+//! - [`protocol`]: the message types, serde only;
+//! - [`puzzles`]: the puzzles (`data/puzzles.json`, embedded).
 //!
 //! `main.rs` is thin: [`Config`] → tracing → [`AppState::new`] (store, migrations, restoring
 //! unfinished games) → [`serve`].
@@ -26,6 +27,7 @@ pub mod http;
 pub mod metrics;
 pub mod net;
 pub mod protocol;
+pub mod puzzles;
 pub mod store;
 pub mod token;
 pub mod ws;

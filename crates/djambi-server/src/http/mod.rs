@@ -5,6 +5,8 @@ mod games;
 mod health;
 mod history;
 mod metrics;
+mod positions;
+mod puzzles;
 mod record_text;
 mod records;
 mod seats;
@@ -27,6 +29,8 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(seats::router())
         .merge(records::router())
         .merge(history::router())
+        .merge(positions::router())
+        .merge(puzzles::router())
         .merge(health::router())
         .merge(metrics::router())
         .merge(static_files::router(&state.config.web_dir()))

@@ -1,5 +1,6 @@
 //! The browser client from `web/`: static files, and `index.html` for the client's own pages
-//! (`/`, `/rules`, `/game/{id}`, `/game/{id}/replay`: the client routes by path, so a reload or a
+//! (`/`, `/rules`, `/learn`, `/learn/{lesson}`, `/puzzles`, `/puzzles/{id}`, `/game/{id}`,
+//! `/game/{id}/replay`: the client routes by path, so a reload or a
 //! shared link of any of them works). Without a `web/` folder every such path is a clean 404.
 //! A missing path asked for by a browser's page load is the client with status 404 (it shows its
 //! own "no such page"); asked for by anything else, the JSON `not_found` error.
@@ -154,6 +155,10 @@ pub(super) fn router(web_dir: &Path) -> Router<AppState> {
     };
     Router::new()
         .route_service("/rules", read_only(page.clone()))
+        .route_service("/learn", read_only(page.clone()))
+        .route_service("/learn/{lesson}", read_only(page.clone()))
+        .route_service("/puzzles", read_only(page.clone()))
+        .route_service("/puzzles/{id}", read_only(page.clone()))
         .route_service("/game/{id}", read_only(page.clone()))
         .route_service("/game/{id}/replay", read_only(page))
         .route_service("/v/{hash}/{*path}", read_only(versioned_files))
