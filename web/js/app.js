@@ -1,5 +1,6 @@
 // The entry point: picks the language, routes by path (`/` lobby, `/game/{id}` game,
-// `/game/{id}/replay` replay, `/rules` rules) and keeps links inside the page.
+// `/game/{id}/replay` replay, `/rules` rules, `/learn` and `/learn/{lesson}` lessons, `/puzzles`
+// and `/puzzles/{id}` puzzles) and keeps links inside the page.
 
 import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, t } from './i18n.js';
 import { h } from './dom.js';
@@ -23,6 +24,10 @@ export function matchRoute(path) {
   let m;
   if (path === '/' || path === '/index.html') return { name: 'lobby', params: {} };
   if (path === '/rules' || path === '/rules/') return { name: 'rules', params: {} };
+  if (path === '/learn' || path === '/learn/') return { name: 'learn', params: {} };
+  if ((m = /^\/learn\/([a-z0-9_-]+)\/?$/.exec(path))) return { name: 'learn', params: { lesson: m[1] } };
+  if (path === '/puzzles' || path === '/puzzles/') return { name: 'puzzles', params: {} };
+  if ((m = /^\/puzzles\/([a-z0-9_-]+)\/?$/.exec(path))) return { name: 'puzzles', params: { id: m[1] } };
   if ((m = /^\/game\/([^/]+)\/replay\/?$/.exec(path))) return { name: 'replay', params: { id: decodeURIComponent(m[1]) } };
   if ((m = /^\/game\/([^/]+)\/?$/.exec(path))) return { name: 'game', params: { id: decodeURIComponent(m[1]) } };
   return { name: 'notfound', params: {} };
@@ -42,6 +47,8 @@ async function route() {
   else if (name === 'game') mod = await import('./game.js');
   else if (name === 'replay') mod = await import('./replay.js');
   else if (name === 'rules') mod = await import('./rules.js');
+  else if (name === 'learn') mod = await import('./learn/page.js');
+  else if (name === 'puzzles') mod = await import('./puzzles/page.js');
   if (seq !== routeSeq) return;
   if (!mod) {
     document.title = `${t('notfound.title')} — Djambi Online`;
