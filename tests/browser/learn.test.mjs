@@ -7,26 +7,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedServerAndBrowser, shotPath, seriousViolations } from './harness.mjs';
+import { sharedServerAndBrowser } from './harness.mjs';
+import { SIZES, checkPage, clickSquares, feedback } from './learnkit.mjs';
 
 const env = sharedServerAndBrowser();
-
-const SIZES = /** @type {const} */ ([
-  ['desktop', { viewport: { width: 1280, height: 900 } }],
-  ['phone', { viewport: { width: 360, height: 800 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
-]);
-
-/** Clicks squares of the board in order. @param {import('playwright-core').Page} page @param {string[]} squares */
-async function clickSquares(page, squares) {
-  for (const sq of squares) await page.click(`.board .hit[data-square="${sq}"]`);
-}
-
-/** The feedback shown now, once it has this kind. @param {import('playwright-core').Page} page @param {string} kind */
-async function feedback(page, kind) {
-  const box = page.locator(`.learn-feedback .feedback-${kind}`);
-  await box.waitFor();
-  return box.innerText();
-}
 
 /** The step the page is on: "Step 2 of 5". @param {import('playwright-core').Page} page @param {number} n */
 async function onStep(page, n) {
@@ -38,13 +22,6 @@ async function onStep(page, n) {
 /** @param {import('playwright-core').Page} page */
 async function nextStep(page) {
   await page.click('.next-step');
-}
-
-/** @param {import('playwright-core').Page} page @param {string} name */
-async function check(page, name) {
-  assert.deepEqual(await seriousViolations(page), [], `${name}: accessibility`);
-  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), false, `${name}: no sideways scroll`);
-  await page.screenshot({ path: shotPath(`learn-${name}.png`), fullPage: true });
 }
 
 for (const [size, options] of SIZES) {
@@ -59,7 +36,7 @@ for (const [size, options] of SIZES) {
     await page.getByRole('heading', { name: 'Learn Djambi' }).waitFor();
     assert.equal(await page.locator('.lesson-item').count(), 12);
     await page.locator('.learn-count', { hasText: '0 of 12 lessons done' }).waitFor();
-    await check(page, `${size}-list`);
+    await checkPage(page, `learn-${size}-list`);
     await page.getByRole('link', { name: 'Start: The Militant' }).click();
     await page.getByRole('heading', { name: 'The Militant' }).waitFor();
 
@@ -73,7 +50,7 @@ for (const [size, options] of SIZES) {
     await clickSquares(page, ['c6', 'd7']);
     assert.match(await feedback(page, 'right'), /Well done![\s\S]*Militant moves from c6 to d7/);
     assert.equal(await page.locator('.board .hint-frame').count(), 0, 'the hint is gone once a turn is played');
-    await check(page, `${size}-right`);
+    await checkPage(page, `learn-${size}-right`);
     await nextStep(page);
 
     // Step 2 asks to see a rule refuse a move: a legal move is not the point (the lesson says
@@ -82,7 +59,7 @@ for (const [size, options] of SIZES) {
     await page.locator('.free-note').waitFor();
     await clickSquares(page, ['c6', 'c8']);
     assert.match(await feedback(page, 'wrong'), /Not quite\.[\s\S]*That move was allowed/);
-    await check(page, `${size}-wrong`);
+    await checkPage(page, `learn-${size}-wrong`);
     await page.click('.try-again');
     await clickSquares(page, ['c6', 'f6']);
     const reason = await feedback(page, 'right');
@@ -103,7 +80,7 @@ for (const [size, options] of SIZES) {
     await clickSquares(page, ['d4', 'd7']);
     const refused = await feedback(page, 'refused');
     assert.match(refused, /The rules refuse this turn:[\s\S]*d7: a Militant moves 1 or 2 squares \(R3\.2\)[\s\S]*Nothing has moved/);
-    await check(page, `${size}-refused`);
+    await checkPage(page, `learn-${size}-refused`);
     await clickSquares(page, ['d4', 'e5']);
     assert.match(await feedback(page, 'right'), /only a chief may end a move on the maze \(R3\.5\)/);
     await nextStep(page);
@@ -115,7 +92,7 @@ for (const [size, options] of SIZES) {
     await page.locator('.lesson-done', { hasText: 'Lesson complete!' }).waitFor();
     const next = page.getByRole('link', { name: 'Next lesson: The Assassin' });
     await next.waitFor();
-    await check(page, `${size}-done`);
+    await checkPage(page, `learn-${size}-done`);
 
     // Into the next lesson, one step done; a reload keeps the place in it and the list keeps
     // the finished lesson.

@@ -7,7 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { sharedServerAndBrowser, shotPath, seriousViolations, ROOT } from './harness.mjs';
+import { sharedServerAndBrowser, ROOT } from './harness.mjs';
+import { SIZES, checkPage, clickSquares, feedback } from './learnkit.mjs';
 
 const env = sharedServerAndBrowser();
 
@@ -15,32 +16,8 @@ const env = sharedServerAndBrowser();
 const FILE = JSON.parse(readFileSync(`${ROOT}/data/puzzles.json`, 'utf8'));
 const [FIRST, SECOND] = FILE.puzzles;
 
-const SIZES = /** @type {const} */ ([
-  ['desktop', { viewport: { width: 1280, height: 900 } }],
-  ['phone', { viewport: { width: 360, height: 800 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }],
-]);
-
 /** The squares a turn's text names, in the order they are chosen. @param {string} turn */
 const squaresOf = (turn) => turn.match(/[a-i][1-9]/g) || [];
-
-/** @param {import('playwright-core').Page} page @param {string[]} squares */
-async function clickSquares(page, squares) {
-  for (const sq of squares) await page.click(`.board .hit[data-square="${sq}"]`);
-}
-
-/** @param {import('playwright-core').Page} page @param {string} kind */
-async function feedback(page, kind) {
-  const box = page.locator(`.learn-feedback .feedback-${kind}`);
-  await box.waitFor();
-  return box.innerText();
-}
-
-/** @param {import('playwright-core').Page} page @param {string} name */
-async function check(page, name) {
-  assert.deepEqual(await seriousViolations(page), [], `${name}: accessibility`);
-  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), false, `${name}: no sideways scroll`);
-  await page.screenshot({ path: shotPath(`puzzles-${name}.png`), fullPage: true });
-}
 
 for (const [size, options] of SIZES) {
   test(`${size}: a puzzle wrong then right, a hint, the next one's solution; solved ones remembered`, { timeout: 120_000 }, async () => {
@@ -55,7 +32,7 @@ for (const [size, options] of SIZES) {
     await page.getByRole('heading', { name: 'Puzzles', exact: true }).waitFor();
     assert.equal(await page.locator('.puzzle-item').count(), FILE.puzzles.length);
     await page.locator('.learn-count', { hasText: `0 of ${FILE.puzzles.length} solved` }).waitFor();
-    await check(page, `${size}-list`);
+    await checkPage(page, `puzzles-${size}-list`);
     await page.getByRole('link', { name: 'Start with the first puzzle' }).click();
     await page.getByRole('heading', { name: 'Puzzle 1' }).waitFor();
     await page.locator('.lesson-task', { hasText: 'Red to move.' }).waitFor();
@@ -73,7 +50,7 @@ for (const [size, options] of SIZES) {
       await page.click('.board .hit.clickable >> nth=0');
     }
     assert.match(await feedback(page, 'wrong'), /That turn is legal, but not the best one\./);
-    await check(page, `${size}-wrong`);
+    await checkPage(page, `puzzles-${size}-wrong`);
     await page.click('.try-again');
 
     // A good turn from the engine, marked on the board.
@@ -88,7 +65,7 @@ for (const [size, options] of SIZES) {
     assert.ok(right.includes(FIRST.solution), right);
     if (FIRST.line.length) assert.match(right, /The engine goes on with:/);
     await page.locator('.tag-solved').waitFor();
-    await check(page, `${size}-right`);
+    await checkPage(page, `puzzles-${size}-right`);
 
     // The next puzzle, given up: its solution is played on the board.
     await page.click('.next-puzzle');
@@ -98,7 +75,7 @@ for (const [size, options] of SIZES) {
     const solution = await feedback(page, 'hint');
     assert.match(solution, /The solution:/);
     assert.ok(solution.includes(SECOND.solution), solution);
-    await check(page, `${size}-solution`);
+    await checkPage(page, `puzzles-${size}-solution`);
 
     // The list remembers the solved puzzle, after a reload too; the one given up is not solved.
     await page.goto(`${env.server.base}/puzzles`);

@@ -79,7 +79,10 @@ export function lessonPlayer(root, o) {
     renderActions();
     try {
       const played = await playOn(position, turn);
-      if (position !== step().position) return;
+      if (position !== step().position) {
+        busy = false;
+        return;
+      }
       solved = meetsGoal(s.goal, { turn: played.turn, effects: played.wireEffects });
       trainer.showPlayed(played);
       const field = solved ? 'done' : 'wrong';
@@ -112,7 +115,10 @@ export function lessonPlayer(root, o) {
     try {
       const { turn } = await hintFor(position);
       const played = await playOn(position, turn);
-      if (position !== step().position) return;
+      if (position !== step().position) {
+        busy = false;
+        return;
+      }
       trainer.showHint(turn);
       // The engine plays for the position, not for the lesson: say so when its turn is not the
       // step's point.
@@ -193,6 +199,7 @@ export function lessonPlayer(root, o) {
     /** @param {import('../i18n.js').Translate} next */
     relabel(next) {
       words = next;
+      trainer.setLabel(t('learn.board_label'));
       trainer.render();
       render();
     },

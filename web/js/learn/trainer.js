@@ -62,6 +62,11 @@ export class Trainer {
     this.reset();
   }
 
+  /** The board's accessible name (after a change of language). @param {string} label */
+  setLabel(label) {
+    this.board.svg.setAttribute('aria-label', label);
+  }
+
   /** Back to the loaded position, ready for a turn. */
   reset() {
     this.after = null;

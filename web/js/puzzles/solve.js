@@ -88,15 +88,16 @@ export function puzzleSolver(root, o) {
     render();
   }
 
-  async function hint() {
+  /**
+   * Asks the server something while the buttons wait; a failure is said in a toast.
+   * @param {(position: string) => Promise<void>} ask
+   */
+  async function asking(ask) {
     if (!info) return;
     busy = true;
     renderActions();
     try {
-      const { turn } = await hintFor(info.position);
-      const played = await playOn(info.position, turn);
-      trainer.showHint(turn);
-      verdict = { kind: 'hint', turn, event: turnEvent(played) };
+      await ask(info.position);
     } catch (e) {
       toast(errorText(e), 'error');
     }
@@ -104,21 +105,19 @@ export function puzzleSolver(root, o) {
     render();
   }
 
-  async function showSolution() {
-    if (!info) return;
-    busy = true;
-    renderActions();
-    try {
-      const { solution, line } = await puzzleSolution(meta.id);
-      const played = await playOn(info.position, solution);
-      trainer.showPlayed(played);
-      verdict = { kind: 'solution', event: turnEvent(played), line };
-    } catch (e) {
-      toast(errorText(e), 'error');
-    }
-    busy = false;
-    render();
-  }
+  const hint = () => asking(async (position) => {
+    const { turn } = await hintFor(position);
+    const played = await playOn(position, turn);
+    trainer.showHint(turn);
+    verdict = { kind: 'hint', turn, event: turnEvent(played) };
+  });
+
+  const showSolution = () => asking(async (position) => {
+    const { solution, line } = await puzzleSolution(meta.id);
+    const played = await playOn(position, solution);
+    trainer.showPlayed(played);
+    verdict = { kind: 'solution', event: turnEvent(played), line };
+  });
 
   function retry() {
     verdict = null;
@@ -185,6 +184,7 @@ export function puzzleSolver(root, o) {
   load();
   return {
     relabel() {
+      trainer.setLabel(t('puzzles.board_label'));
       trainer.render();
       render();
     },
