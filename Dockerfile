@@ -24,10 +24,12 @@ RUN mkdir -p crates/djambi-core/src crates/djambi-core/benches crates/djambi-eng
  && cargo build --release --locked -p djambi-server \
  && rm -rf crates/*/src crates/*/benches
 
-# 2. The real sources (the migrations are embedded in the binary). COPY keeps the files' dates,
-#    which may be older than the stubs': touch them so cargo rebuilds the workspace's crates.
+# 2. The real sources (the migrations and data/puzzles.json are embedded in the binary). COPY
+#    keeps the files' dates, which may be older than the stubs': touch them so cargo rebuilds
+#    the workspace's crates.
 COPY crates crates
 COPY migrations migrations
+COPY data data
 RUN find crates -name '*.rs' -exec touch {} + \
  && cargo build --release --locked -p djambi-server \
  && cp target/release/djambi-server /usr/local/bin/djambi-server

@@ -1,6 +1,7 @@
 // The entry point: picks the language, routes by path (`/` lobby, `/game/{id}` game,
-// `/game/{id}/replay` replay, `/rules` rules, `/transfer` games from another device), keeps
-// links inside the page, and registers the service worker.
+// `/game/{id}/replay` replay, `/rules` rules, `/learn` and `/learn/{lesson}` lessons, `/puzzles`
+// and `/puzzles/{id}` puzzles, `/transfer` games from another device), keeps links inside the
+// page, and registers the service worker.
 
 import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, t } from './i18n.js';
 import { h } from './dom.js';
@@ -26,6 +27,10 @@ export function matchRoute(path) {
   if (path === '/' || path === '/index.html') return { name: 'lobby', params: {} };
   if (path === '/rules' || path === '/rules/') return { name: 'rules', params: {} };
   if (path === '/transfer') return { name: 'transfer', params: {} };
+  if (path === '/learn' || path === '/learn/') return { name: 'learn', params: {} };
+  if ((m = /^\/learn\/([a-z0-9_-]+)\/?$/.exec(path))) return { name: 'learn', params: { lesson: m[1] } };
+  if (path === '/puzzles' || path === '/puzzles/') return { name: 'puzzles', params: {} };
+  if ((m = /^\/puzzles\/([a-z0-9_-]+)\/?$/.exec(path))) return { name: 'puzzles', params: { id: m[1] } };
   if ((m = /^\/game\/([^/]+)\/replay\/?$/.exec(path))) return { name: 'replay', params: { id: decodeURIComponent(m[1]) } };
   if ((m = /^\/game\/([^/]+)\/?$/.exec(path))) return { name: 'game', params: { id: decodeURIComponent(m[1]) } };
   return { name: 'notfound', params: {} };
@@ -46,6 +51,8 @@ async function route() {
   else if (name === 'replay') mod = await import('./replay.js');
   else if (name === 'rules') mod = await import('./rules.js');
   else if (name === 'transfer') mod = await import('./transferpage.js');
+  else if (name === 'learn') mod = await import('./learn/page.js');
+  else if (name === 'puzzles') mod = await import('./puzzles/page.js');
   if (seq !== routeSeq) return;
   if (!mod) {
     document.title = `${t('notfound.title')} — Djambi Online`;

@@ -57,6 +57,8 @@ export function squareAt(col, row, bottom) {
  * @property {string | null} [hostage] the hostage army of a 3-player game, drawn with a dashed ring
  * @property {TurnMark[]} [turns]   turns played since the viewer's last one, numbered, in the
  *   colour of who played them (play/recap.js)
+ * @property {string[]} [hint]      the squares of a suggested turn, its start and destination
+ *   first: framed, with an arrow from the one to the other (lessons and puzzles)
  */
 
 /**
@@ -237,6 +239,7 @@ export class BoardView {
         over.append(el('circle', { cx: x + 50, cy: y + 50, r: kind === 'to' ? 14 : 16, class: `opt opt-${kind}` }));
       }
     }
+    this.drawHint(marks.hint || []);
     // Tooltips: each square's hit target names what stands there.
     for (const hit of this.layers.hits.children) {
       const sq = hit.getAttribute('data-square') || '';
@@ -303,6 +306,38 @@ export class BoardView {
       g.append(label);
       over.append(g);
     }
+  }
+
+  /**
+   * A suggested turn: each of its squares framed, and an arrow from its start to its
+   * destination.
+   * @param {string[]} squares
+   */
+  drawHint(squares) {
+    if (!squares.length) return;
+    const { over } = this.layers;
+    const g = el('g', { class: 'hint-mark', 'aria-hidden': 'true' });
+    for (const sq of new Set(squares)) {
+      const { x, y } = this.xy(sq);
+      g.append(el('rect', { x: x + 5, y: y + 5, width: SIZE - 10, height: SIZE - 10, rx: 8, class: 'hint-frame', 'data-at': sq }));
+    }
+    if (squares.length > 1 && squares[0] !== squares[1]) {
+      const a = this.xy(squares[0]);
+      const b = this.xy(squares[1]);
+      const [x1, y1, x2, y2] = [a.x + 50, a.y + 50, b.x + 50, b.y + 50];
+      const len = Math.hypot(x2 - x1, y2 - y1);
+      const ux = (x2 - x1) / len;
+      const uy = (y2 - y1) / len;
+      // The arrow stops short of the destination's centre so the piece there stays visible.
+      const ex = x2 - ux * 30;
+      const ey = y2 - uy * 30;
+      g.append(el('line', { x1: x1 + ux * 24, y1: y1 + uy * 24, x2: ex, y2: ey, class: 'hint-arrow' }));
+      g.append(el('path', {
+        d: `M${ex + ux * 14} ${ey + uy * 14} L${ex - uy * 12} ${ey + ux * 12} L${ex + uy * 12} ${ey - ux * 12} Z`,
+        class: 'hint-head',
+      }));
+    }
+    over.append(g);
   }
 
   drawCursor() {

@@ -44,6 +44,10 @@ pub enum AppError {
     /// 422: the imported record is not a valid game.
     #[error("{0}")]
     InvalidRecord(String),
+    /// 422: the turn is not legal in the position; the message is the core's reason, which
+    /// cites the rule (`e5: only a chief may end a move on the maze (R3.5)`).
+    #[error("{0}")]
+    Illegal(String),
     /// 503: the server cannot take this now (database down, too many games, shutting down).
     #[error("{0}")]
     Unavailable(String),
@@ -73,6 +77,7 @@ impl AppError {
             AppError::NoOpenSeat(_) => "no_open_seat",
             AppError::Started(_) => "started",
             AppError::InvalidRecord(_) => "invalid_record",
+            AppError::Illegal(_) => "illegal",
             AppError::Unavailable(_) => "unavailable",
             AppError::RateLimited { .. } => "rate_limited",
             AppError::Internal => "internal",
@@ -90,7 +95,7 @@ impl AppError {
             AppError::SeatTaken(_) | AppError::NoOpenSeat(_) | AppError::Started(_) => {
                 StatusCode::CONFLICT
             }
-            AppError::InvalidRecord(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::InvalidRecord(_) | AppError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Internal => StatusCode::INTERNAL_SERVER_ERROR,

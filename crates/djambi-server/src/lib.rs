@@ -12,7 +12,8 @@
 //!   vocabulary, and the registry of games;
 //! - [`store`]: persistence (migrations, event log, batched commits) over the table's types;
 //! - [`cluster`]: several nodes over Postgres and NATS (`--nats`; docs/SCALING.md);
-//! - [`protocol`]: the wire views of the table, serde only.
+//! - [`protocol`]: the wire views of the table, serde only;
+//! - [`puzzles`]: the puzzles (`data/puzzles.json`, embedded).
 //!
 //! `main.rs` is thin: [`Config`] → tracing → [`AppState::new`] (store, migrations, restoring
 //! unfinished games) → [`serve`].
@@ -28,6 +29,7 @@ pub mod http;
 pub mod metrics;
 pub mod net;
 pub mod protocol;
+pub mod puzzles;
 pub mod store;
 pub mod table;
 pub mod token;

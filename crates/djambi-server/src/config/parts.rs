@@ -100,6 +100,22 @@ pub struct BudgetFlags {
     /// Pages of game history one address may read per minute, after its burst.
     #[arg(long, env = "DJAMBI_HISTORY_PER_MINUTE", default_value_t = 120)]
     pub history_per_minute: u32,
+
+    /// Position and puzzle requests (lessons and puzzles) one address may make at once.
+    #[arg(long, env = "DJAMBI_POSITIONS_BURST", default_value_t = 300)]
+    pub positions_burst: u32,
+
+    /// Position and puzzle requests one address may make per minute, after its burst.
+    #[arg(long, env = "DJAMBI_POSITIONS_PER_MINUTE", default_value_t = 600)]
+    pub positions_per_minute: u32,
+
+    /// Engine hints ("show a good turn") one address may ask for at once.
+    #[arg(long, env = "DJAMBI_HINT_BURST", default_value_t = 10)]
+    pub hint_burst: u32,
+
+    /// Engine hints one address may ask for per minute, after its burst.
+    #[arg(long, env = "DJAMBI_HINT_PER_MINUTE", default_value_t = 20)]
+    pub hint_per_minute: u32,
 }
 
 /// Each WebSocket connection (`ws`).
@@ -277,6 +293,8 @@ impl BudgetFlags {
             catchup_kib: allowance(self.catchup_burst_kib, self.catchup_kib_per_minute),
             bad_token: allowance(self.bad_token_burst, self.bad_token_per_minute),
             history: allowance(self.history_burst, self.history_per_minute),
+            positions: allowance(self.positions_burst, self.positions_per_minute),
+            hint: allowance(self.hint_burst, self.hint_per_minute),
         }
     }
 
@@ -288,6 +306,8 @@ impl BudgetFlags {
             &mut self.catchup_burst_kib,
             &mut self.bad_token_burst,
             &mut self.history_burst,
+            &mut self.positions_burst,
+            &mut self.hint_burst,
         ] {
             *burst = u32::MAX / 2;
         }
@@ -297,6 +317,8 @@ impl BudgetFlags {
             &mut self.catchup_kib_per_minute,
             &mut self.bad_token_per_minute,
             &mut self.history_per_minute,
+            &mut self.positions_per_minute,
+            &mut self.hint_per_minute,
         ] {
             *rate = u32::MAX / 2;
         }

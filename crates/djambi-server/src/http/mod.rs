@@ -6,6 +6,8 @@ mod health;
 mod history;
 mod metrics;
 mod pages;
+mod positions;
+mod puzzles;
 mod pwa;
 mod record_text;
 mod records;
@@ -30,6 +32,8 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(seats::router())
         .merge(records::router())
         .merge(history::router())
+        .merge(positions::router())
+        .merge(puzzles::router())
         .merge(health::router())
         .merge(metrics::router())
         .merge(static_files::router(&state.config.web_dir()))

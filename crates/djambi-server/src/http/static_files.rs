@@ -1,7 +1,8 @@
 //! The browser client from `web/`: static files, and `index.html` for the client's own pages
-//! (`/`, `/rules`, `/transfer`, `/game/{id}`, `/game/{id}/replay`: the client routes by path, so a
-//! reload or a shared link of any of them works); the manifest and the service worker (pwa.rs).
-//! Without a `web/` folder every such path is a clean 404.
+//! (`/`, `/rules`, `/learn`, `/learn/{lesson}`, `/puzzles`, `/puzzles/{id}`, `/transfer`,
+//! `/game/{id}`, `/game/{id}/replay`: the client routes by path, so a reload or a shared link of
+//! any of them works); the manifest and the service worker (pwa.rs). Without a `web/` folder
+//! every such path is a clean 404.
 //! A missing path asked for by a browser's page load is the client with status 404 (it shows its
 //! own "no such page"); asked for by anything else, the JSON `not_found` error.
 //! Only `GET` and `HEAD` read files; any other method is the JSON `method_not_allowed` error,
@@ -162,6 +163,10 @@ pub(super) fn router(web_dir: &Path) -> Router<AppState> {
     Router::new()
         .route_service("/rules", read_only(page.clone()))
         .route_service("/transfer", read_only(page.clone()))
+        .route_service("/learn", read_only(page.clone()))
+        .route_service("/learn/{lesson}", read_only(page.clone()))
+        .route_service("/puzzles", read_only(page.clone()))
+        .route_service("/puzzles/{id}", read_only(page.clone()))
         .route_service("/game/{id}", read_only(page.clone()))
         .route_service("/game/{id}/replay", read_only(page))
         .route_service("/v/{hash}/{*path}", read_only(versioned_files))

@@ -1,6 +1,7 @@
 //! Per-address budgets: token buckets (GCRA, from the `governor` crate) keyed by the client's
 //! [`IpKey`], for the things a stranger could otherwise do without end — creating and importing
-//! games, opening WebSockets, asking for catch-ups, and guessing seat tokens. Each budget has a
+//! games, opening WebSockets, asking for catch-ups, guessing seat tokens, and asking about
+//! positions and the engine's hints. Each budget has a
 //! burst (what one client may do at once) and a refill rate; spending past it is refused with
 //! `rate_limited` (HTTP 429 with `Retry-After`).
 
@@ -103,6 +104,10 @@ pub struct BudgetConfig {
     pub bad_token: Allowance,
     /// Pages of game history read.
     pub history: Allowance,
+    /// Position and puzzle requests (lessons and puzzles: legal turns, turns tried, answers).
+    pub positions: Allowance,
+    /// Engine hints ("show a good turn"), each a bot's think on the server.
+    pub hint: Allowance,
 }
 
 /// Every per-address budget of the server.
@@ -117,6 +122,10 @@ pub struct Budgets {
     pub bad_token: Budget,
     /// Pages of game history.
     pub history: Budget,
+    /// Position and puzzle requests.
+    pub positions: Budget,
+    /// Engine hints.
+    pub hint: Budget,
     /// Addresses that spent their wrong-token budget, until when: no token of theirs is even
     /// looked at meanwhile, so guessing cannot go on at any speed.
     blocked: Mutex<HashMap<IpKey, Instant>>,
@@ -131,6 +140,8 @@ impl Budgets {
             catchup_kib: Budget::new(config.catchup_kib),
             bad_token: Budget::new(config.bad_token),
             history: Budget::new(config.history),
+            positions: Budget::new(config.positions),
+            hint: Budget::new(config.hint),
             blocked: Mutex::new(HashMap::new()),
         }
     }
@@ -168,6 +179,8 @@ impl Budgets {
             &self.catchup_kib,
             &self.bad_token,
             &self.history,
+            &self.positions,
+            &self.hint,
         ] {
             budget.forget_idle();
         }

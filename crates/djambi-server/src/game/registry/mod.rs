@@ -117,6 +117,11 @@ impl Registry {
         &self.site
     }
 
+    /// The bots' thinking threads (also the engine behind the hints of lessons and puzzles).
+    pub fn bots(&self) -> &Arc<BotPool> {
+        &self.ctx.bots
+    }
+
     fn metrics(&self) -> &Metrics {
         &self.ctx.metrics
     }
