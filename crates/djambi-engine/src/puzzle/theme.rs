@@ -115,9 +115,8 @@ pub fn classify(pos: &Position, answer: &Turn) -> Option<Theme> {
     }
     // A turn after which the solver's own chief is gone is no puzzle.
     after.board().chief(me)?;
-    let before = threats(pos, me);
-    let remaining = threats(&after, me);
-    let (before, remaining) = (before.players, remaining.players);
+    let trap = threats(pos, me);
+    let (before, remaining) = (trap.players, threats(&after, me).players);
     let took_power = effects
         .iter()
         .any(|e| matches!(e, Effect::TookPower { player } if *player == me));
@@ -128,7 +127,7 @@ pub fn classify(pos: &Position, answer: &Turn) -> Option<Theme> {
         let chief_moved = effects.iter().any(|e| {
             matches!(e, Effect::Moved { piece, .. } if piece.role == Role::Chief && piece.army == me)
         });
-        return Some(if chief_moved && threats(pos, me).attackers >= 2 {
+        return Some(if chief_moved && trap.attackers >= 2 {
             Theme::EscapeTrap
         } else {
             Theme::SaveChief
@@ -225,6 +224,39 @@ mod tests {
             assert_eq!(t.index(), i);
         }
         assert!("kill".parse::<Theme>().is_err());
+    }
+
+    fn theme(dpn: &str, turn: &str) -> Option<Theme> {
+        let p = pos(dpn);
+        classify(&p, &p.parse_turn(turn).unwrap())
+    }
+
+    #[test]
+    fn each_theme_from_what_the_answer_does() {
+        // Blue's chief on a1 has corpses on a2 and b2 and no Necromobile: red's Militant kills
+        // on c1 and buries the corpse on b1 (R9.3); elsewhere, it only takes a Militant.
+        let ring = "8Cr/9/9/9/9/9/9/XX2Mb4/Cb1MbMr5 r rb-- - 0 - 0 3";
+        assert_eq!(theme(ring, "d1-c1@b1"), Some(Theme::Encircle));
+        assert_eq!(theme(ring, "d1-c1@d1"), Some(Theme::WinMaterial));
+        // Red's Assassin takes blue's chief up the a file.
+        let kill = "Cb8/9/9/9/9/9/9/9/Ar3Cr4 r rb-- - 0 - 0 3";
+        assert_eq!(theme(kill, "a1-a9"), Some(Theme::KillChief));
+        // Red's chief walks to the maze; its Militant on d6 closes blue's chief's diagonal.
+        let maze = "Cb8/9/9/3Mr5/9/9/9/9/4Cr4 r rb-- - 0 - 0 3";
+        assert_eq!(theme(maze, "e1-e5"), Some(Theme::TakeMaze));
+        assert_eq!(theme(maze, "e1-e4"), None);
+        // Blue's Assassin (the long diagonal) and Militant (a3, two squares up the file) both
+        // reach red's chief on a1: b1 is out of both reaches.
+        let trap = "8Ab/9/9/9/8Cb/9/Mb8/9/Cr8 r rb-- - 0 - 0 3";
+        assert_eq!(threats(&pos(trap), Army::Red).attackers, 2);
+        assert_eq!(theme(trap, "a1-b1"), Some(Theme::EscapeTrap));
+        assert_eq!(theme(trap, "a1-b2"), None);
+        // An Assassin takes a Militant, no chief in danger; a quiet chief's step is no theme.
+        let take = "Cb8/9/9/9/9/9/9/Mb8/Ar6Cr1 r rb-- - 0 - 0 3";
+        assert_eq!(theme(take, "a1-a2"), Some(Theme::WinMaterial));
+        assert_eq!(theme(take, "h1-h2"), None);
+        // Not a legal turn: no theme.
+        assert_eq!(classify(&pos(take), &Turn::Pass), None);
     }
 
     #[test]
