@@ -1,14 +1,18 @@
 //! The puzzle generator and its verifier (`djambi_engine::puzzle`): on built positions the
 //! verifier accepts a unique best answer (with its theme) and rejects two equally good answers,
-//! a single legal turn and a finished game; and the generator is deterministic for a seed.
+//! a single legal turn and a finished game; the generator is deterministic for a seed; and every
+//! puzzle of `data/puzzles.json` is a puzzle of the rules whose answer is still the unique best
+//! at its stored depth, by at least half its stored margin.
 
 mod common;
+
+use std::collections::HashSet;
 
 use common::pos;
 use djambi_engine::eval::WIN_THRESHOLD;
 use djambi_engine::puzzle::{
-    DEFAULT_NODES, MIN_MARGIN, Puzzle, PuzzleFile, Rejection, Settings, Theme, Verifier, classify,
-    generate,
+    DEFAULT_NODES, MAX_THEME_SHARE, MIN_MARGIN, Puzzle, PuzzleFile, Rejection, Settings, Theme,
+    Verifier, classify, generate,
 };
 
 /// Red's Assassin on a1 kills blue's chief on a9 up the open file: the last enemy chief, so
@@ -127,4 +131,49 @@ fn the_generator_is_deterministic_for_a_seed() {
     let json = serde_json::to_string(&file).unwrap();
     let back: PuzzleFile = serde_json::from_str(&json).unwrap();
     assert_eq!(back.check().unwrap(), first);
+}
+
+/// The repository's puzzle file.
+fn puzzle_file() -> PuzzleFile {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/puzzles.json");
+    let text = std::fs::read_to_string(path).expect("data/puzzles.json");
+    serde_json::from_str(&text).expect("data/puzzles.json is the puzzle file")
+}
+
+#[test]
+fn every_puzzle_of_the_file_is_unique_at_its_depth() {
+    let file = puzzle_file();
+    assert!(
+        file.command.starts_with("djambi puzzles "),
+        "{}",
+        file.command
+    );
+    let puzzles = file.check().unwrap_or_else(|e| panic!("{e}"));
+    assert!(puzzles.len() >= 100, "{} puzzles", puzzles.len());
+    // Every theme, none above its share; no position twice.
+    for t in Theme::ALL {
+        let n = puzzles.iter().filter(|p| p.theme == t).count();
+        assert!(n >= 1, "no {t} puzzle");
+        assert!(
+            n as f64 <= puzzles.len() as f64 * MAX_THEME_SHARE,
+            "{n} {t} puzzles"
+        );
+    }
+    let positions: HashSet<String> = puzzles.iter().map(|p| p.position.to_dpn()).collect();
+    assert_eq!(positions.len(), puzzles.len());
+    // Re-verified on two threads (CI's machines have two cores).
+    let ids: Vec<&str> = file.puzzles.iter().map(|r| r.id.as_str()).collect();
+    let half = puzzles.len().div_ceil(2);
+    std::thread::scope(|s| {
+        for (chunk, names) in puzzles.chunks(half).zip(ids.chunks(half)) {
+            s.spawn(move || {
+                let mut verifier = Verifier::new(DEFAULT_NODES);
+                for (p, id) in chunk.iter().zip(names) {
+                    assert_eq!(Some(p.player()), p.position.to_move());
+                    assert!(p.position.is_legal(&p.solution), "{id}");
+                    reverify(&mut verifier, id, p);
+                }
+            });
+        }
+    });
 }
