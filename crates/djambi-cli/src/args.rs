@@ -10,7 +10,8 @@ use djambi_engine::Level;
 /// The usage text printed after a usage error.
 pub const USAGE: &str = "usage: djambi <legal|play TOKEN...|perft DEPTH|status|show> [--position DPN] [--rules LIST]
        djambi bot [--position DPN] [--rules LIST] [--level random|beginner|easy|medium|hard] [--movetime MS] [--seed N] [--nodes N] [--hash MB]
-       djambi analyse --record FILE [--movetime MS] [--json] [--seed N] [--nodes N] [--hash MB]";
+       djambi analyse --record FILE [--movetime MS] [--json] [--seed N] [--nodes N] [--hash MB]
+       djambi puzzles [--count N] [--seed N] [--depth D] [--nodes N] [--out FILE]";
 
 /// What `djambi --help` (or `djambi help`) prints.
 pub const HELP: &str = "djambi: the rules of Djambi (Machiavelli's chessboard) on the command line.
@@ -37,14 +38,21 @@ subcommands:
                        --json (one JSON object per turn)
                        --seed N, --nodes N (a node budget per search instead of
                        the move time: a repeatable analysis), --hash MB
+  puzzles            puzzles from engine play, each with one answer the engine
+                     verified as clearly best (JSON, docs/ENGINE.md 'Puzzles'); takes
+                     no --position or --rules; progress on stderr:
+                       --count N (default 120, at most 999), --seed N (default 1)
+                       --depth D (the verification's plies, default 4, 1 to 6)
+                       --nodes N (each verification's node budget, default 400000)
+                       --out FILE (default: stdout)
   help               this text
 
-options (every subcommand but analyse):
+options (every subcommand but analyse and puzzles):
   --position DPN     the position (default: the 4-player start)
   --rules LIST       comma-separated: own_kills, diplomat_to_maze=false, turn_limit=N
 
-exit status: 0 done; 1 an illegal token (play) or a finished game (bot); 2 bad input
-(a bad record included).
+exit status: 0 done; 1 an illegal token (play), a finished game (bot) or fewer puzzles
+than asked (puzzles: the file is still written); 2 bad input (a bad record included).
 djambi --version prints the version.";
 
 /// The engine's options, of `djambi bot` (NOTATION §5: level, move time, seed; and two extras,
@@ -77,9 +85,40 @@ impl Default for BotOptions {
     }
 }
 
+/// `djambi puzzles`' own options (its seed and node budget are [`BotOptions`]').
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PuzzleOptions {
+    /// `--count N`: the puzzles wanted, 1 to [`MAX_PUZZLES`].
+    pub count: usize,
+    /// `--depth D`: the verification depth, 1 to [`MAX_PUZZLE_DEPTH`].
+    pub depth: u32,
+    /// `--out FILE`: where the JSON goes (stdout without it).
+    pub out: Option<String>,
+}
+
+/// The most puzzles one file holds (ids have three digits).
+pub const MAX_PUZZLES: u64 = 999;
+
+/// The deepest verification `--depth` accepts (deeper ones take minutes a position).
+pub const MAX_PUZZLE_DEPTH: u64 = 6;
+
+/// `djambi puzzles`' seed when `--seed` is not given.
+pub const PUZZLE_SEED: u64 = 1;
+
+impl Default for PuzzleOptions {
+    fn default() -> PuzzleOptions {
+        PuzzleOptions {
+            count: 120,
+            depth: djambi_engine::puzzle::DEFAULT_DEPTH,
+            out: None,
+        }
+    }
+}
+
 /// The options that take a value, per subcommand.
 fn takes_value(command: Command, opt: &str) -> bool {
     match command {
+        Command::Puzzles => matches!(opt, "count" | "seed" | "depth" | "nodes" | "out"),
         Command::Analyse => matches!(opt, "record" | "movetime" | "seed" | "nodes" | "hash"),
         Command::Bot => matches!(
             opt,
@@ -125,6 +164,8 @@ pub enum Command {
     Bot,
     /// Analyse the turns of a game record.
     Analyse,
+    /// Generate puzzles.
+    Puzzles,
 }
 
 /// A parsed command line.
@@ -142,6 +183,8 @@ pub struct Invocation {
     pub record: Option<String>,
     /// `analyse --json`: one JSON object per turn.
     pub json: bool,
+    /// `puzzles`' options.
+    pub puzzles: PuzzleOptions,
 }
 
 /// A usage error (exit status 2).
@@ -169,6 +212,7 @@ impl Invocation {
             "show" => Command::Show,
             "bot" => Command::Bot,
             "analyse" => Command::Analyse,
+            "puzzles" => Command::Puzzles,
             other => return err(format!("unknown subcommand {other:?}")),
         };
         let mut dpn: Option<String> = None;
@@ -177,6 +221,10 @@ impl Invocation {
         let mut bot = BotOptions::default();
         let mut record = None;
         let mut json = false;
+        let mut puzzles = PuzzleOptions::default();
+        if command == Command::Puzzles {
+            bot.seed = PUZZLE_SEED;
+        }
         let mut i = 1;
         while i < argv.len() {
             let arg = &argv[i];
@@ -227,6 +275,23 @@ impl Invocation {
                         .map_err(|e| UsageError(format!("bad --level: {e}")))?;
                 }
                 "record" => record = Some(value),
+                "out" => puzzles.out = Some(value),
+                "count" | "depth" => {
+                    let (max, what) = match name {
+                        "count" => (MAX_PUZZLES, "1 to 999"),
+                        _ => (MAX_PUZZLE_DEPTH, "1 to 6"),
+                    };
+                    match parse_u64(&value) {
+                        Some(n) if (1..=max).contains(&n) => {
+                            if name == "count" {
+                                puzzles.count = n as usize;
+                            } else {
+                                puzzles.depth = n as u32;
+                            }
+                        }
+                        _ => return err(format!("bad --{name}: {value:?} (expected {what})")),
+                    }
+                }
                 "movetime" | "seed" | "nodes" | "hash" => {
                     let Some(n) = parse_u64(&value) else {
                         return err(format!("bad --{name}: {value:?} is not a whole number"));
@@ -257,6 +322,7 @@ impl Invocation {
             bot,
             record,
             json,
+            puzzles,
         })
     }
 }
@@ -346,6 +412,46 @@ mod tests {
             &["analyse", "--record=a.json", "--depth", "3"],
             &["bot", "--json"],
             &["legal", "--record", "a.json"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn puzzles_options() {
+        let inv = parse(&["puzzles"]).unwrap();
+        assert_eq!(inv.command, Command::Puzzles);
+        assert_eq!(inv.puzzles, PuzzleOptions::default());
+        assert_eq!((inv.bot.seed, inv.bot.nodes), (PUZZLE_SEED, None));
+        let inv = parse(&[
+            "puzzles",
+            "--count=7",
+            "--depth",
+            "2",
+            "--seed",
+            "9",
+            "--out",
+            "a.json",
+            "--count",
+            "999",
+            "--nodes=5000",
+        ])
+        .unwrap();
+        assert_eq!(inv.puzzles.count, 999);
+        assert_eq!(inv.puzzles.depth, 2);
+        assert_eq!(inv.puzzles.out.as_deref(), Some("a.json"));
+        assert_eq!((inv.bot.seed, inv.bot.nodes), (9, Some(5000)));
+        for bad in [
+            &["puzzles", "--count", "0"][..],
+            &["puzzles", "--count", "1000"],
+            &["puzzles", "--count", "012"],
+            &["puzzles", "--depth", "0"],
+            &["puzzles", "--depth", "7"],
+            &["puzzles", "--out"],
+            &["puzzles", "--record", "a.json"],
+            &["puzzles", "--hash", "4"],
+            &["puzzles", "--movetime", "4"],
+            &["bot", "--count", "3"],
         ] {
             assert!(parse(bad).is_err(), "{bad:?}");
         }

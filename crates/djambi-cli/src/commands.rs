@@ -1,4 +1,4 @@
-//! The subcommands (NOTATION §5); `analyse` has its own file.
+//! The subcommands (NOTATION §5); `analyse` and `puzzles` have their own files.
 
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -14,7 +14,8 @@ use crate::args::{BotOptions, Command, Invocation};
 pub enum Exit {
     /// Success.
     Ok = 0,
-    /// `play`: a token was not legal; `bot`: the game is over.
+    /// `play`: a token was not legal; `bot`: the game is over; `puzzles`: fewer puzzles than
+    /// asked (or a theme missing).
     Illegal = 1,
     /// Bad input: subcommand, option, position, argument or game record.
     Usage = 2,
@@ -41,6 +42,7 @@ pub fn run(inv: &Invocation, out: &mut impl Write, started: Instant) -> Exit {
         Command::Play => play(inv, out),
         Command::Bot => no_args().and_then(|()| bot(inv, out, started)),
         Command::Analyse => no_args().and_then(|()| crate::analyse::analyse(inv, out)),
+        Command::Puzzles => no_args().and_then(|()| crate::puzzles::puzzles(inv, out)),
     };
     result.map_or_else(|e| e, |()| Exit::Ok)
 }

@@ -9,6 +9,7 @@
 //! djambi bot    [--position DPN] [--rules LIST] [--level random|beginner|easy|medium|hard]
 //!               [--movetime MS] [--seed N] [--nodes N] [--hash MB]
 //! djambi analyse --record FILE [--movetime MS] [--json] [--seed N] [--nodes N] [--hash MB]
+//! djambi puzzles [--count N] [--seed N] [--depth D] [--nodes N] [--out FILE]
 //! ```
 
 use std::io::{self, Write};
@@ -17,6 +18,7 @@ use std::process::ExitCode;
 mod analyse;
 mod args;
 mod commands;
+mod puzzles;
 
 fn main() -> ExitCode {
     let started = std::time::Instant::now();

@@ -3,8 +3,9 @@
 //! Bots for Djambi over `djambi-core`: an evaluation ([`eval`]), a Paranoid alpha-beta search
 //! with iterative deepening, a transposition table and quiescence ([`search`]), time and node
 //! limits ([`time`]), five [`Level`]s, the Max-N-2 material baseline the arena measures them
-//! against ([`search::maxn`]), the arena itself ([`arena`]), and post-game analysis
-//! ([`analysis`]: each turn's chance of winning before and after, and a verdict).
+//! against ([`search::maxn`]), the arena itself ([`arena`]), post-game analysis
+//! ([`analysis`]: each turn's chance of winning before and after, and a verdict), and puzzles
+//! ([`puzzle`]: positions of engine play with one clearly best turn, verified by the search).
 //! `docs/ENGINE.md` explains the design and BENCHMARKS.md the measured strength.
 //!
 //! ```
@@ -29,6 +30,7 @@ pub mod arena;
 mod engine;
 pub mod eval;
 mod level;
+pub mod puzzle;
 mod rng;
 pub mod search;
 pub mod time;

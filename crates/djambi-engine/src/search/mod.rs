@@ -1,7 +1,8 @@
 //! The search: iterative deepening over the Paranoid alpha-beta search (`paranoid.rs`), with a
 //! transposition table, move ordering (`ordering.rs`) and representative placements
 //! (`placement.rs`); plus the Max-N-2 material baseline (`maxn.rs`) and the one-ply players of
-//! the low levels (`greedy.rs`: `random` and `easy`; `beginner.rs`).
+//! the low levels (`greedy.rs`: `random` and `easy`; `beginner.rs`); and the ranking of every
+//! root turn that verifies puzzles (`rank.rs`).
 //!
 //! Every buffer is allocated when the searcher is made and reused: one list of legal turns and
 //! one list of scored turns per ply, so a search allocates nothing per node.
@@ -12,6 +13,7 @@ pub mod maxn;
 pub(crate) mod ordering;
 pub(crate) mod paranoid;
 pub(crate) mod placement;
+pub(crate) mod rank;
 
 use std::time::Instant;
 
