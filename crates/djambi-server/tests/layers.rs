@@ -19,6 +19,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("clock", &[]),
     ("token", &[]),
     ("metrics", &[]),
+    ("puzzles", &[]),
     ("table", &["clock", "token"]),
     ("protocol", &["clock", "token", "table"]),
     ("net", &["metrics"]),
@@ -41,7 +42,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "http",
         &[
             "clock", "token", "metrics", "net", "config", "table", "protocol", "store", "game",
-            "error",
+            "error", "puzzles",
         ],
     ),
     (
