@@ -1,6 +1,7 @@
 //! The WebSocket endpoint `/ws/games/{id}` (PROTOCOL §3): upgrades the request and serves the
 //! connection ([`socket`]) against the game's actor.
 
+mod hello;
 pub(crate) mod inbound;
 mod reader;
 mod socket;

@@ -22,15 +22,10 @@ use tokio::sync::{Mutex, broadcast};
 use super::WsContext;
 use super::inbound;
 use super::reader::{Read, Reader};
-use crate::game::{
-    CloseReason, Game, JoinError, JoinRequest, Joined, Outbound, Registry, Seq, Text, Viewer,
-};
+use crate::game::{CloseReason, Game, Joined, Outbound, Registry, Seq, Text, Viewer};
 use crate::net::{ConnSlot, ConnState, IpKey};
-use crate::protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, ServerMessage};
+use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
 use crate::table::Role;
-
-/// How long a client has to say `hello`.
-const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long a socket on one node waits for the events of its command from the game's owner
 /// on another (they travel apart from the answer) before it catches up instead.
@@ -96,21 +91,21 @@ pub(super) async fn run(
     let _ = tokio::time::timeout(ctx.write_timeout, sink.close()).await;
 }
 
-struct Connection {
-    ctx: Arc<WsContext>,
-    game: Game,
-    registry: Arc<Registry>,
+pub(super) struct Connection {
+    pub(super) ctx: Arc<WsContext>,
+    pub(super) game: Game,
+    pub(super) registry: Arc<Registry>,
     /// The socket's writing half: this task writes to it directly (the lock is never
     /// contended; it lets `&self` methods write).
-    sink: Mutex<SplitSink<WebSocket, Message>>,
+    pub(super) sink: Mutex<SplitSink<WebSocket, Message>>,
     /// Whether frames were buffered since the last flush.
-    unflushed: AtomicBool,
-    reader: Reader,
+    pub(super) unflushed: AtomicBool,
+    pub(super) reader: Reader,
     /// The last version sent to this client (events and snapshots).
-    last_v: u64,
+    pub(super) last_v: u64,
     /// The chat this socket may still send.
-    chat: DefaultDirectRateLimiter,
-    peer: Peer,
+    pub(super) chat: DefaultDirectRateLimiter,
+    pub(super) peer: Peer,
 }
 
 /// What to do after handling something.
@@ -133,7 +128,7 @@ impl Connection {
 
     /// Writes what is buffered, in one write on the socket; `false` as for
     /// [`write`](Connection::write).
-    async fn flush(&self) -> bool {
+    pub(super) async fn flush(&self) -> bool {
         if !self.unflushed.swap(false, Relaxed) {
             return true;
         }
@@ -150,7 +145,7 @@ impl Connection {
     }
 
     /// Writes a text frame.
-    async fn send(&self, text: Utf8Bytes) -> bool {
+    pub(super) async fn send(&self, text: Utf8Bytes) -> bool {
         self.write(Message::Text(text)).await
     }
 
@@ -163,12 +158,17 @@ impl Connection {
         }
     }
 
-    async fn send_message(&self, message: &ServerMessage) -> bool {
+    pub(super) async fn send_message(&self, message: &ServerMessage) -> bool {
         let text = serde_json::to_string(message).expect("protocol messages serialise");
         self.send(Utf8Bytes::from(text)).await
     }
 
-    async fn error(&self, ack: Option<u64>, code: ErrorCode, message: impl Into<String>) -> bool {
+    pub(super) async fn error(
+        &self,
+        ack: Option<u64>,
+        code: ErrorCode,
+        message: impl Into<String>,
+    ) -> bool {
         self.send_message(&ServerMessage::Error {
             ack,
             code,
@@ -179,7 +179,7 @@ impl Connection {
         .await
     }
 
-    async fn close(&self, code: u16, reason: &'static str) {
+    pub(super) async fn close(&self, code: u16, reason: &'static str) {
         let frame = CloseFrame {
             code,
             reason: Utf8Bytes::from_static(reason),
@@ -189,7 +189,7 @@ impl Connection {
 
     /// The next client message (refusals included); `None` when the connection is over (it
     /// was closed as it should be).
-    async fn next_message(&mut self) -> Option<Result<ClientMessage, inbound::Refused>> {
+    pub(super) async fn next_message(&mut self) -> Option<Result<ClientMessage, inbound::Refused>> {
         loop {
             match self.reader.next().await {
                 Read::Message(message) => return Some(message),
@@ -213,7 +213,7 @@ impl Connection {
     /// come back later and the connection closes. Seats always get in: a player's catch-up
     /// counts, but is never refused (it is bounded by the WebSocket budget and the seat's
     /// socket cap).
-    async fn afford(&self, role: Role, bytes: usize) -> bool {
+    pub(super) async fn afford(&self, role: Role, bytes: usize) -> bool {
         let kib = u32::try_from(bytes.div_ceil(1024)).unwrap_or(u32::MAX);
         match self.ctx.budgets.catchup_kib.take_n(self.peer.ip, kib) {
             Ok(()) => true,
@@ -233,174 +233,6 @@ impl Connection {
                 false
             }
         }
-    }
-
-    /// Waits for `hello` and joins the game; `None` if the connection ends first.
-    async fn hello(&mut self, conn: u64) -> Option<Joined> {
-        let deadline = tokio::time::sleep(HELLO_TIMEOUT);
-        tokio::pin!(deadline);
-        loop {
-            if !self.flush().await {
-                return None;
-            }
-            let closing = self.ctx.closing.clone();
-            let frame = tokio::select! {
-                _ = closing.cancelled() => {
-                    self.close(close_code::RESTART, "server restarting").await;
-                    return None;
-                }
-                _ = &mut deadline => {
-                    self.error(None, ErrorCode::HelloFirst, "say hello first").await;
-                    self.close(close_code::POLICY, "no hello").await;
-                    return None;
-                }
-                frame = self.next_message() => frame?,
-            };
-            let message = match frame {
-                Ok(message) => message,
-                Err(refused) => {
-                    self.error(refused.ack, refused.code, refused.message).await;
-                    continue;
-                }
-            };
-            let ClientMessage::Hello {
-                protocol,
-                token,
-                since,
-                chat_since,
-                name,
-            } = message
-            else {
-                if matches!(message, ClientMessage::Ping) {
-                    self.send_message(&ServerMessage::Pong {
-                        now: crate::clock::now_ms(),
-                    })
-                    .await;
-                } else {
-                    self.error(message.ack(), ErrorCode::HelloFirst, "say hello first")
-                        .await;
-                }
-                continue;
-            };
-            if protocol != Some(PROTOCOL_VERSION) {
-                let theirs = protocol.unwrap_or(1);
-                self.error(
-                    None,
-                    ErrorCode::Protocol,
-                    format!(
-                        "this server speaks protocol {PROTOCOL_VERSION}, not {theirs}: reload the page"
-                    ),
-                )
-                .await;
-                self.close(close_code::PROTOCOL, "protocol version").await;
-                return None;
-            }
-            if token.is_some()
-                && let Err(wait) = self.ctx.budgets.may_try_token(self.peer.ip)
-            {
-                self.too_many_wrong_tokens(wait).await;
-                return None;
-            }
-            if let (None, Some(wait)) = (&token, self.peer.over_budget) {
-                self.error(
-                    None,
-                    ErrorCode::RateLimited,
-                    format!(
-                        "too many connections from your address; try again in {} s",
-                        wait.as_secs().max(1)
-                    ),
-                )
-                .await;
-                self.close(close_code::AGAIN, "too many connections").await;
-                return None;
-            }
-            let request = JoinRequest {
-                token,
-                name,
-                conn,
-                since,
-                chat_since,
-            };
-            let first = self.game.join(request.clone()).await;
-            let answer = match first {
-                Ok(answer) => Ok(answer),
-                // The game's actor stopped in between (a finished game unloaded when idle; with
-                // several nodes, its owner stopped or died): find it where it runs now.
-                Err(_) => {
-                    let found = self
-                        .registry
-                        .with_game(self.game.id(), |game| {
-                            let request = request.clone();
-                            async move {
-                                let answer = game.join(request).await?;
-                                Ok((game, answer))
-                            }
-                        })
-                        .await;
-                    match found {
-                        Ok((game, answer)) => {
-                            self.game = game;
-                            Ok(answer)
-                        }
-                        Err(_) => Err(()),
-                    }
-                }
-            };
-            match answer {
-                Ok(Ok(joined)) => {
-                    let bytes = joined.initial.iter().map(|o| o.text.len()).sum();
-                    if !self.afford(joined.viewer.role, bytes).await {
-                        self.game.leave(&joined.viewer).await;
-                        return None;
-                    }
-                    return Some(joined);
-                }
-                Ok(Err(JoinError::BadToken)) => {
-                    tracing::debug!(ip = %self.peer.ip, game = %self.game.id(), "hello with a wrong seat token");
-                    if let Err(wait) = self.ctx.budgets.wrong_token(self.peer.ip) {
-                        self.too_many_wrong_tokens(wait).await;
-                        return None;
-                    }
-                    self.error(
-                        None,
-                        ErrorCode::BadToken,
-                        "this is not a seat token of this game",
-                    )
-                    .await;
-                    self.close(close_code::POLICY, "bad token").await;
-                    return None;
-                }
-                Ok(Err(JoinError::BadName(why))) => {
-                    self.error(None, ErrorCode::Malformed, format!("name: {why}"))
-                        .await;
-                }
-                Ok(Err(JoinError::Full)) => {
-                    self.error(None, ErrorCode::Full, "this game has too many spectators")
-                        .await;
-                    self.close(close_code::AGAIN, "game full").await;
-                    return None;
-                }
-                Err(_) => {
-                    self.close(close_code::RESTART, "game restarting").await;
-                    return None;
-                }
-            }
-        }
-    }
-
-    async fn too_many_wrong_tokens(&self, wait: Duration) {
-        tracing::debug!(ip = %self.peer.ip, "seat tokens refused: too many wrong ones from this address");
-        self.error(
-            None,
-            ErrorCode::RateLimited,
-            format!(
-                "too many wrong seat tokens from your address; try again in {} s",
-                wait.as_secs().max(1)
-            ),
-        )
-        .await;
-        self.close(close_code::POLICY, "too many wrong tokens")
-            .await;
     }
 
     /// The joined connection's loop.
