@@ -14,6 +14,7 @@ use crate::AppState;
 use crate::error::AppError;
 use crate::net::ClientIp;
 use crate::puzzles::{Puzzle, PuzzleSummary, puzzles};
+use djambi_engine::puzzle::Theme;
 
 pub(super) fn router() -> Router<AppState> {
     // Read (and checked) now: a broken puzzle file stops the server at its start.
@@ -37,7 +38,7 @@ struct PuzzleList {
 #[derive(Debug, Serialize)]
 struct PuzzleView {
     id: String,
-    theme: String,
+    theme: Theme,
     difficulty: u8,
     player: Player,
     #[serde(flatten)]
@@ -100,7 +101,7 @@ async fn one(
     let p = find(&id)?;
     Ok(Json(PuzzleView {
         id: p.id.clone(),
-        theme: p.theme.clone(),
+        theme: p.theme,
         difficulty: p.difficulty,
         player: p.player,
         position: PositionView::of(&p.position),
