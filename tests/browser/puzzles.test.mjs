@@ -16,6 +16,9 @@ const env = sharedServerAndBrowser();
 const FILE = JSON.parse(readFileSync(`${ROOT}/data/puzzles.json`, 'utf8'));
 const [FIRST, SECOND] = FILE.puzzles;
 
+/** The armies' names, by letter. @type {Record<string, string>} */
+const ARMY = { r: 'Red', b: 'Blue', y: 'Yellow', g: 'Green' };
+
 /** The squares a turn's text names, in the order they are chosen. @param {string} turn */
 const squaresOf = (turn) => turn.match(/[a-i][1-9]/g) || [];
 
@@ -35,7 +38,7 @@ for (const [size, options] of SIZES) {
     await checkPage(page, `puzzles-${size}-list`);
     await page.getByRole('link', { name: 'Start with the first puzzle' }).click();
     await page.getByRole('heading', { name: 'Puzzle 1' }).waitFor();
-    await page.locator('.lesson-task', { hasText: 'Red to move.' }).waitFor();
+    await page.locator('.lesson-task', { hasText: `${ARMY[FIRST.player]} to move.` }).waitFor();
     await page.locator('.board-frame.my-turn').waitFor();
 
     // Wrong: the solution's piece to another square it may go to.
