@@ -298,7 +298,8 @@ async fn puzzles_are_listed_and_served_without_their_solution() {
 #[tokio::test]
 async fn an_answer_is_right_or_wrong_and_an_illegal_one_is_refused() {
     let db = TestDb::sqlite();
-    let server = TestServer::start(&db).await;
+    // Every puzzle of the file is asked about four times: more than one address's budget.
+    let server = TestServer::start_with(&db, |c| c.budgets.unlimited()).await;
     let addr = server.addr;
     let file = puzzle_file();
     for entry in file["puzzles"].as_array().unwrap() {
