@@ -121,9 +121,9 @@ echo "the placeholder password of .env.example is refused at start"
 PORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 DB_NAME="djambi_compose_check_$$_$(date +%s)"
 env -i "$SERVER" --help >"$WORK/help.txt"
-"$PY" - "$WORK/config.yml" Dockerfile .env.example crates/djambi-server/src/config.rs \
+"$PY" - "$WORK/config.yml" Dockerfile .env.example crates/djambi-server/src/config \
   "$WORK/help.txt" "$PORT" "$DB_NAME" "$ADMIN_URL" "$ROOT/web" "$WORK" <<'PY'
-import re, sys, urllib.parse, yaml
+import os, re, sys, urllib.parse, yaml
 
 config_path, dockerfile, env_example, config_rs, help_txt, port, db_name, admin_url, web_dir, work = sys.argv[1:]
 failures = []
@@ -237,7 +237,11 @@ if isinstance(compose_env, list):
 env.update({k: "" if v is None else str(v) for k, v in compose_env.items()})
 
 # Every variable the server reads is documented in .env.example, with its real default.
-read = re.findall(r'env = "(\w+)"', open(config_rs).read())
+# The flags live in the config folder, one file per group of parts.
+config_text = "".join(
+    open(os.path.join(config_rs, f)).read() for f in sorted(os.listdir(config_rs)) if f.endswith(".rs")
+)
+read = re.findall(r'env = "(\w+)"', config_text)
 example = open(env_example).read()
 documented = dict(re.findall(r"^#?\s?([A-Z_][A-Z0-9_]*)=(.*)$", example, re.M))
 missing = [v for v in read if v not in documented]
