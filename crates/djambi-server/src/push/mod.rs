@@ -171,6 +171,15 @@ impl Push {
         Ok(removed)
     }
 
+    /// A seat's subscriptions, newest first (operations and tests).
+    pub async fn subscriptions(
+        &self,
+        game: Uuid,
+        player: Player,
+    ) -> Result<Vec<Subscription>, PushError> {
+        Ok(subscriptions::of_seat(self.store.pool(), game, player).await?)
+    }
+
     /// How many subscriptions each seat of `game` has.
     pub async fn counts(&self, game: Uuid) -> Result<Vec<(Player, usize)>, PushError> {
         Ok(subscriptions::count(self.store.pool(), game).await?)

@@ -21,6 +21,10 @@ use super::guard::{EndpointError, Guard, GuardedResolver};
 use super::keys::VapidKeys;
 use super::subscriptions::Subscription;
 
+/// How long a VAPID JWT is valid (RFC 8292 allows 24 h at most; 12 h, as web-push libraries
+/// do, leaves room for clocks that disagree).
+const JWT_VALID: Duration = Duration::from_secs(12 * 3600);
+
 /// How long connecting to a push service may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -109,7 +113,7 @@ impl Sender {
             Err(e) => return Outcome::Refused(e.into()),
         };
         let origin = url.origin().ascii_serialization();
-        let authorization = match self.keys.authorization(&origin, &self.contact, self.ttl) {
+        let authorization = match self.keys.authorization(&origin, &self.contact, JWT_VALID) {
             Ok(value) => value,
             Err(e) => return Outcome::Failed(e.to_string()),
         };

@@ -49,10 +49,18 @@ fn army(lang: Lang, p: Player) -> &'static str {
     NAMES[lang as usize][p.index()]
 }
 
-/// A duration as a person reads it on a deadline: hours (rounded down), or minutes under two
-/// hours.
+/// A duration as a person reads it on a deadline: hours (rounded down), minutes under two
+/// hours, "less than a minute" at the very end.
 fn left(lang: Lang, ms: i64) -> String {
-    let minutes = (ms / 60_000).max(1);
+    let minutes = ms / 60_000;
+    if minutes < 1 {
+        return match lang {
+            Lang::En => "less than a minute",
+            Lang::Fr => "moins d'une minute",
+            Lang::It => "meno di un minuto",
+        }
+        .into();
+    }
     let (n, unit) = if minutes >= 120 {
         (minutes / 60, 0)
     } else {
