@@ -6,211 +6,17 @@
 
 mod common;
 
-use std::sync::{Arc, Mutex};
+#[path = "push/service.rs"]
+mod service;
+
 use std::time::Duration;
 
-use axum::body::Bytes;
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use common::*;
-use p256::elliptic_curve::sec1::ToEncodedPoint;
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
-
-/// One browser: its keys (the service decrypts with them) and its endpoint's name.
-struct Browser {
-    name: String,
-    secret: p256::SecretKey,
-    auth: [u8; 16],
-}
-
-impl Browser {
-    fn new(name: &str) -> Browser {
-        let secret = loop {
-            if let Ok(s) = p256::SecretKey::from_slice(&rand::random::<[u8; 32]>()) {
-                break s;
-            }
-        };
-        Browser {
-            name: name.into(),
-            secret,
-            auth: rand::random(),
-        }
-    }
-
-    /// Its `PushSubscription`, as `toJSON()` gives it, at `service`.
-    fn subscription(&self, service: &PushService) -> Value {
-        let point = self.secret.public_key().to_encoded_point(false);
-        json!({
-            "endpoint": format!("{}/push/{}", service.origin, self.name),
-            "expirationTime": null,
-            "keys": {
-                "p256dh": URL_SAFE_NO_PAD.encode(point.as_bytes()),
-                "auth": URL_SAFE_NO_PAD.encode(self.auth),
-            },
-        })
-    }
-}
-
-/// A push it received, checked and decrypted.
-#[derive(Debug)]
-struct Received {
-    browser: String,
-    payload: Value,
-}
-
-/// What the service knows and does.
-struct Service {
-    origin: String,
-    /// The server's VAPID public key (base64url).
-    vapid: String,
-    /// Each browser's keys, by name.
-    browsers: Mutex<Vec<(String, p256::SecretKey, [u8; 16])>>,
-    /// The status answered to pushes (201; 410 to forget subscriptions).
-    status: Mutex<StatusCode>,
-    /// How long it takes to answer.
-    delay: Mutex<Duration>,
-    received: mpsc::UnboundedSender<Result<Received, String>>,
-}
-
-/// The test's push service on 127.0.0.1.
-struct PushService {
-    origin: String,
-    service: Arc<Service>,
-    rx: mpsc::UnboundedReceiver<Result<Received, String>>,
-}
-
-impl PushService {
-    async fn start(vapid: &str) -> PushService {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let origin = format!("http://{}", listener.local_addr().unwrap());
-        let (tx, rx) = mpsc::unbounded_channel();
-        let service = Arc::new(Service {
-            origin: origin.clone(),
-            vapid: vapid.into(),
-            browsers: Mutex::new(Vec::new()),
-            status: Mutex::new(StatusCode::CREATED),
-            delay: Mutex::new(Duration::ZERO),
-            received: tx,
-        });
-        let app = axum::Router::new()
-            .route("/push/{name}", axum::routing::post(receive))
-            .with_state(service.clone());
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        PushService {
-            origin,
-            service,
-            rx,
-        }
-    }
-
-    fn browser(&self, name: &str) -> Browser {
-        let b = Browser::new(name);
-        self.service
-            .browsers
-            .lock()
-            .unwrap()
-            .push((b.name.clone(), b.secret.clone(), b.auth));
-        b
-    }
-
-    /// The next push received (checked), within `wait`.
-    async fn next(&mut self, wait: Duration) -> Option<Received> {
-        match tokio::time::timeout(wait, self.rx.recv()).await {
-            Ok(Some(Ok(received))) => Some(received),
-            Ok(Some(Err(why))) => panic!("the push service refused a push: {why}"),
-            _ => None,
-        }
-    }
-}
-
-/// The push service's one route: checks the VAPID JWT, decrypts, records.
-async fn receive(
-    State(service): State<Arc<Service>>,
-    Path(name): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> StatusCode {
-    let delay = *service.delay.lock().unwrap();
-    tokio::time::sleep(delay).await;
-    let checked = check(&service, &name, &headers, body.to_vec());
-    let _ = service.received.send(checked);
-    *service.status.lock().unwrap()
-}
-
-fn check(
-    service: &Service,
-    name: &str,
-    headers: &HeaderMap,
-    body: Vec<u8>,
-) -> Result<Received, String> {
-    let header = |h: &str| {
-        headers
-            .get(h)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string)
-            .ok_or(format!("no {h} header"))
-    };
-    if header("content-encoding")? != "aes128gcm" {
-        return Err("not aes128gcm".into());
-    }
-    let ttl: u64 = header("ttl")?.parse().map_err(|_| "TTL is not a number")?;
-    if ttl == 0 {
-        return Err("TTL 0".into());
-    }
-    // Authorization: vapid t=JWT, k=KEY (RFC 8292 §3).
-    let auth = header("authorization")?;
-    let (jwt, key) = auth
-        .strip_prefix("vapid t=")
-        .and_then(|rest| rest.split_once(", k="))
-        .ok_or(format!("not a vapid authorization: {auth}"))?;
-    if key != service.vapid {
-        return Err("k is not the server's VAPID key".into());
-    }
-    let point = URL_SAFE_NO_PAD.decode(key).map_err(|e| e.to_string())?;
-    let (x, y) = (
-        URL_SAFE_NO_PAD.encode(&point[1..33]),
-        URL_SAFE_NO_PAD.encode(&point[33..65]),
-    );
-    let decoding =
-        jsonwebtoken::DecodingKey::from_ec_components(&x, &y).map_err(|e| e.to_string())?;
-    let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::ES256);
-    validation.set_audience(&[service.origin.as_str()]);
-    validation.set_required_spec_claims(&["exp", "aud"]);
-    validation.leeway = 0;
-    let claims = jsonwebtoken::decode::<Value>(jwt, &decoding, &validation)
-        .map_err(|e| format!("the JWT does not verify: {e}"))?
-        .claims;
-    let exp = claims["exp"].as_i64().ok_or("no exp")?;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs() as i64;
-    if exp > now + 24 * 3600 {
-        return Err(format!("exp is more than 24 h ahead: {claims}"));
-    }
-    if !claims["sub"]
-        .as_str()
-        .is_some_and(|s| s.starts_with("mailto:") || s.starts_with("http"))
-    {
-        return Err(format!("no contact in sub: {claims}"));
-    }
-    let browsers = service.browsers.lock().unwrap();
-    let (_, secret, auth) = browsers
-        .iter()
-        .find(|(n, _, _)| n == name)
-        .ok_or(format!("no browser {name}"))?;
-    let auth = web_push_native::Auth::from(*auth);
-    let plain =
-        web_push_native::decrypt(body, secret, &auth).map_err(|e| format!("decrypt: {e}"))?;
-    let payload: Value = serde_json::from_slice(&plain).map_err(|e| e.to_string())?;
-    Ok(Received {
-        browser: name.into(),
-        payload,
-    })
-}
+use service::PushService;
 
 /// A server for push tests: loopback endpoints allowed, `tweak` for the rest.
 async fn server(db: &TestDb, tweak: impl FnOnce(&mut djambi_server::Config)) -> TestServer {
@@ -267,20 +73,63 @@ async fn counts(server: &TestServer, id: &str) -> Vec<(djambi_core::Player, usiz
     server.state.push.counts(id).await.unwrap()
 }
 
+/// A push test's world: a server (loopback endpoints allowed), the test's push service, and a
+/// standard game with every seat claimed.
+struct World {
+    server: TestServer,
+    addr: std::net::SocketAddr,
+    key: String,
+    service: PushService,
+    id: String,
+    tokens: Vec<String>,
+}
+
+impl World {
+    async fn new(db: &TestDb, tweak: impl FnOnce(&mut djambi_server::Config)) -> World {
+        let server = server(db, tweak).await;
+        let addr = server.addr;
+        let key = vapid_key(addr).await;
+        let service = PushService::start(&key).await;
+        let (id, tokens) = standard_game(addr).await;
+        World {
+            server,
+            addr,
+            key,
+            service,
+            id,
+            tokens,
+        }
+    }
+
+    /// Subscribes a new browser of the push service, `name`, to seat `seat` (base order), in
+    /// `lang`: 201.
+    async fn subscribed(&self, seat: usize, name: &str, lang: &str) -> service::Browser {
+        let browser = self.service.browser(name);
+        let sub = browser.subscription(&self.service);
+        let (status, body) = subscribe(self.addr, &self.id, &self.tokens[seat], &sub, lang).await;
+        assert_eq!(status, 201, "{body}");
+        browser
+    }
+}
+
 #[tokio::test]
 async fn your_turn_is_pushed_to_a_seat_with_no_socket_and_not_to_one_with_a_socket() {
     let db = TestDb::sqlite();
-    let server = server(&db, |_| {}).await;
-    let addr = server.addr;
-    let key = vapid_key(addr).await;
+    let w = World::new(&db, |_| {}).await;
+    let World {
+        server,
+        addr,
+        key,
+        mut service,
+        id,
+        tokens,
+    } = w;
     assert_eq!(URL_SAFE_NO_PAD.decode(&key).unwrap().len(), 65);
-    let mut service = PushService::start(&key).await;
-    let (id, tokens) = standard_game(addr).await;
     let blue = service.browser("blue");
-    let yellow = service.browser("yellow");
     let (status, body) = subscribe(addr, &id, &tokens[1], &blue.subscription(&service), "en").await;
     assert_eq!(status, 201, "{body}");
     assert_eq!(body["player"], "b");
+    let yellow = service.browser("yellow");
     let (status, body) = subscribe(
         addr,
         &id,
@@ -336,16 +185,17 @@ async fn your_turn_is_pushed_to_a_seat_with_no_socket_and_not_to_one_with_a_sock
 #[tokio::test]
 async fn a_subscription_answered_410_is_deleted_and_delete_stops_pushes() {
     let db = TestDb::sqlite();
-    let server = server(&db, |_| {}).await;
-    let addr = server.addr;
-    let key = vapid_key(addr).await;
-    let mut service = PushService::start(&key).await;
-    let (id, tokens) = standard_game(addr).await;
-    let (blue, yellow) = (service.browser("blue"), service.browser("yellow"));
-    for (token, b) in [(&tokens[1], &blue), (&tokens[2], &yellow)] {
-        let (status, body) = subscribe(addr, &id, token, &b.subscription(&service), "en").await;
-        assert_eq!(status, 201, "{body}");
-    }
+    let w = World::new(&db, |_| {}).await;
+    w.subscribed(1, "blue", "en").await;
+    let yellow = w.subscribed(2, "yellow", "en").await;
+    let World {
+        server,
+        addr,
+        mut service,
+        id,
+        tokens,
+        ..
+    } = w;
     use djambi_core::Army::{Blue, Yellow};
     assert_eq!(counts(&server, &id).await, vec![(Blue, 1), (Yellow, 1)]);
     // Yellow's browser stops its notifications: 204, gone from the table.
@@ -382,24 +232,25 @@ async fn a_subscription_answered_410_is_deleted_and_delete_stops_pushes() {
 #[tokio::test]
 async fn the_queue_and_the_seats_rate_drop_what_is_past_their_limits() {
     let db = TestDb::sqlite();
-    let server = server(&db, |c| {
+    let w = World::new(&db, |c| {
         c.push.push_queue = 1;
         c.push.push_senders = 1;
         c.push.push_seat_burst = 1;
         c.push.push_seat_per_minute = 1;
     })
     .await;
-    let addr = server.addr;
-    let key = vapid_key(addr).await;
-    let mut service = PushService::start(&key).await;
-    *service.service.delay.lock().unwrap() = Duration::from_millis(1500);
-    let (id, tokens) = standard_game(addr).await;
+    *w.service.service.delay.lock().unwrap() = Duration::from_millis(1500);
     for (i, name) in [(1, "blue"), (2, "yellow"), (3, "green")] {
-        let b = service.browser(name);
-        let (status, body) =
-            subscribe(addr, &id, &tokens[i], &b.subscription(&service), "it").await;
-        assert_eq!(status, 201, "{body}");
+        w.subscribed(i, name, "it").await;
     }
+    let World {
+        server,
+        addr,
+        mut service,
+        id,
+        tokens,
+        ..
+    } = w;
     let metrics = &server.state.metrics;
     let queued = metrics.pushes("queued");
     let (mut red, _) = Ws::join(addr, &id, Some(&tokens[0]), None).await;
@@ -446,14 +297,16 @@ async fn the_queue_and_the_seats_rate_drop_what_is_past_their_limits() {
 #[tokio::test]
 async fn a_restart_keeps_the_key_and_the_subscriptions() {
     let db = TestDb::sqlite();
-    let server = server(&db, |_| {}).await;
-    let addr = server.addr;
-    let key = vapid_key(addr).await;
-    let mut service = PushService::start(&key).await;
-    let (id, tokens) = standard_game(addr).await;
-    let blue = service.browser("blue");
-    let (status, body) = subscribe(addr, &id, &tokens[1], &blue.subscription(&service), "it").await;
-    assert_eq!(status, 201, "{body}");
+    let w = World::new(&db, |_| {}).await;
+    w.subscribed(1, "blue", "it").await;
+    let World {
+        server,
+        key,
+        mut service,
+        id,
+        tokens,
+        ..
+    } = w;
     server.stop().await;
 
     let server = self::server(&db, |_| {}).await;
@@ -561,18 +414,12 @@ async fn bad_requests_change_nothing() {
 #[tokio::test]
 async fn a_seat_keeps_its_newest_subscriptions_only() {
     let db = TestDb::sqlite();
-    let server = server(&db, |c| c.push.push_subscriptions_per_seat = 2).await;
-    let addr = server.addr;
-    let key = vapid_key(addr).await;
-    let service = PushService::start(&key).await;
-    let (id, tokens) = standard_game(addr).await;
+    let w = World::new(&db, |c| c.push.push_subscriptions_per_seat = 2).await;
     for name in ["one", "two", "three"] {
-        let b = service.browser(name);
-        let (status, body) =
-            subscribe(addr, &id, &tokens[1], &b.subscription(&service), "en").await;
-        assert_eq!(status, 201, "{body}");
+        w.subscribed(1, name, "en").await;
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
+    let World { server, id, .. } = w;
     assert_eq!(
         counts(&server, &id).await,
         vec![(djambi_core::Army::Blue, 2)]
