@@ -438,3 +438,35 @@ async fn a_seat_keeps_its_newest_subscriptions_only() {
     assert_eq!(names, ["three", "two"]);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_new_invite_or_a_claim_forgets_the_former_holders_browsers() {
+    let db = TestDb::sqlite();
+    let server = server(&db, |_| {}).await;
+    let addr = server.addr;
+    let service = PushService::start(&vapid_key(addr).await).await;
+    let (status, created) = post_json(addr, "/api/games", &json!({"players": 4})).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let admin = created["admin_token"].as_str().unwrap();
+    let token = |i: usize| created["seats"][i]["token"].as_str().unwrap().to_string();
+    // Blue's and yellow's invites (not claimed yet) subscribe a browser each.
+    for (i, name) in [(1, "blue"), (2, "yellow")] {
+        let sub = service.browser(name).subscription(&service);
+        let (status, body) = subscribe(addr, &id, &token(i), &sub, "en").await;
+        assert_eq!(status, 201, "{body}");
+    }
+    use djambi_core::Army::{Blue, Yellow};
+    assert_eq!(counts(&server, &id).await, vec![(Blue, 1), (Yellow, 1)]);
+    // Blue gets a new invite: the old one's browser is forgotten.
+    let path = format!("/api/games/{id}/seats/b/invite");
+    let (status, body) = post_json_bearer(addr, &path, &json!({}), admin).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(counts(&server, &id).await, vec![(Yellow, 1)]);
+    // Yellow's seat is claimed: from now on its holder's browsers only.
+    let claim = json!({"name": "Cid", "token": token(2)});
+    let (status, body) = post_json(addr, &format!("/api/games/{id}/seats"), &claim).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(counts(&server, &id).await.is_empty());
+    server.stop().await;
+}

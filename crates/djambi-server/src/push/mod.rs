@@ -171,6 +171,12 @@ impl Push {
         Ok(removed)
     }
 
+    /// Forgets every subscription of a seat whose token changed hands (a claim, a new invite):
+    /// the browsers of its former holder are no longer told about it.
+    pub async fn forget_seat(&self, game: Uuid, player: Player) -> Result<u64, PushError> {
+        Ok(subscriptions::remove_seat(self.store.pool(), game, player).await?)
+    }
+
     /// A seat's subscriptions, newest first (operations and tests).
     pub async fn subscriptions(
         &self,

@@ -84,6 +84,16 @@ pub async fn remove(
     Ok(done.rows_affected() > 0)
 }
 
+/// Removes every subscription of a seat (its token changed hands); how many there were.
+pub async fn remove_seat(pool: &AnyPool, game: Uuid, player: Player) -> Result<u64, StoreError> {
+    let done = sqlx::query("DELETE FROM push_subscriptions WHERE game_id = $1 AND player = $2")
+        .bind(game.to_string())
+        .bind(letter(player))
+        .execute(pool)
+        .await?;
+    Ok(done.rows_affected())
+}
+
 /// The seat's subscriptions, newest first.
 pub async fn of_seat(
     pool: &AnyPool,
