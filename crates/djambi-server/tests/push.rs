@@ -296,9 +296,20 @@ async fn the_queue_and_the_seats_rate_drop_what_is_past_their_limits() {
 
 #[tokio::test]
 async fn a_restart_keeps_the_key_and_the_subscriptions() {
-    let db = TestDb::sqlite();
+    restart_keeps_the_key_and_the_subscriptions(TestDb::sqlite()).await;
+}
+
+/// The same on Postgres (with `DJAMBI_TEST_POSTGRES_URL`): its migration, upserts and deletes.
+#[tokio::test]
+async fn a_restart_keeps_the_key_and_the_subscriptions_on_postgres() {
+    if let Some(db) = TestDb::postgres().await {
+        restart_keeps_the_key_and_the_subscriptions(db).await;
+    }
+}
+
+async fn restart_keeps_the_key_and_the_subscriptions(db: TestDb) {
     let w = World::new(&db, |_| {}).await;
-    w.subscribed(1, "blue", "it").await;
+    let blue = w.subscribed(1, "blue", "it").await;
     let World {
         server,
         key,
@@ -324,6 +335,16 @@ async fn a_restart_keeps_the_key_and_the_subscriptions() {
         .expect("blue is told after the restart");
     assert_eq!(push.payload["kind"], "your_turn");
     assert_eq!(push.payload["body"], "Tocca a te giocare Blu.");
+    // The same browser again: its row is renewed, not doubled; then it stops.
+    let sub = blue.subscription(&service);
+    let (status, body) = subscribe(addr, &id, &tokens[1], &sub, "en").await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(
+        counts(&server, &id).await,
+        vec![(djambi_core::Army::Blue, 1)]
+    );
+    assert_eq!(unsubscribe(addr, &id, &tokens[1], &sub).await, 204);
+    assert!(counts(&server, &id).await.is_empty());
     server.stop().await;
 }
 

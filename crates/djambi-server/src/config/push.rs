@@ -10,7 +10,12 @@ use clap::Args;
 pub struct PushFlags {
     /// Accept `http(s)://127.0.0.1:PORT/…` push endpoints too (tests and development only:
     /// otherwise only https endpoints on public addresses are accepted).
-    #[arg(long, env = "DJAMBI_PUSH_ALLOW_LOOPBACK")]
+    #[arg(
+        long,
+        env = "DJAMBI_PUSH_ALLOW_LOOPBACK",
+        action = clap::ArgAction::SetTrue,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
     pub push_allow_loopback: bool,
 
     /// A file holding the server's VAPID private key (base64url), made there if missing; for
@@ -76,5 +81,22 @@ impl PushFlags {
     pub fn unlimited(&mut self) {
         self.push_subscribe_burst = u32::MAX;
         self.push_subscribe_per_minute = u32::MAX;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Config;
+    use clap::Parser;
+
+    #[test]
+    fn the_loopback_flag_is_off_unless_asked() {
+        assert!(
+            !Config::parse_from(["djambi-server"])
+                .push
+                .push_allow_loopback
+        );
+        let on = Config::parse_from(["djambi-server", "--push-allow-loopback"]);
+        assert!(on.push.push_allow_loopback);
     }
 }
