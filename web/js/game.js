@@ -2,7 +2,7 @@
 // what it shows — board and turn entry, banner, players, actions, turn list and chat
 // (play/view.js) — the socket's glue that keeps the game (play/connection.js) and the commands
 // sent over it (play/commands.js). It resumes its seat after a reload, or takes the seat of an
-// invite link first.
+// invite link first; a seat held here gets its push notifications (push.js).
 
 import { loadSeat, parseInvite, saveSeat } from './tokens.js';
 import { openInvite } from './claim.js';
@@ -10,6 +10,7 @@ import { PageState } from './play/state.js';
 import { TableCommands } from './play/commands.js';
 import { GameView } from './play/view.js';
 import { GameConnection } from './play/connection.js';
+import { syncPush } from './push.js';
 
 /**
  * Mounts the game page.
@@ -40,9 +41,12 @@ export function mount(main, { id }) {
       view.root.hidden = false;
       connection.connect();
       view.renderAll();
+      // A seat just taken: its notifications reach this browser too (if it allowed them).
+      if (claimed) syncPush();
     });
   } else {
     connection.connect();
+    if (held) syncPush();
   }
 
   return {

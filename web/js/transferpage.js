@@ -11,6 +11,7 @@ import { loadAdmin, loadSeat, keepGames } from './tokens.js';
 import { decodeTransfer, TRANSFER_PATH } from './transfercode.js';
 import { armySwatch } from './pieces.js';
 import { navigate } from './nav.js';
+import { syncPush } from './push.js';
 
 /**
  * @param {HTMLElement} main
@@ -69,6 +70,8 @@ export function mount(main) {
     if (done) return;
     done = true;
     const changed = keepGames(games);
+    // The games brought here get their push notifications here too (if this browser allows them).
+    if (changed) syncPush();
     toast(t('transfer.imported', { n: changed }), 'ok');
     // The tokens leave the address bar and this page's history entry.
     history.replaceState(null, '', TRANSFER_PATH);

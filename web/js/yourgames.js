@@ -12,6 +12,7 @@ import { armySwatch } from './pieces.js';
 import { errorText } from './errors.js';
 import { timeLeftText } from './duration.js';
 import { openTransferDialog } from './transferdialog.js';
+import { forgetPush } from './push.js';
 
 /** How often the list is fetched again while the page is visible. */
 export const REFRESH_MS = 30_000;
@@ -129,6 +130,8 @@ export function yourGamesCard({ onManage }) {
       ok: t('yourgames.forget_ok'), cancel: t('common.cancel'), danger: !harmless,
     });
     if (!ok) return;
+    // The server stops pushing this game here (the seat's token is needed: before forgetting).
+    await forgetPush(id);
     forgetGame(id);
     rows = (rows || []).filter((r) => r.game.id !== id);
     el.hidden = storedGameIds().length === 0;

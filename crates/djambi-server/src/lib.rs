@@ -13,6 +13,7 @@
 //! - [`store`]: persistence (migrations, event log, batched commits) over the table's types;
 //! - [`cluster`]: several nodes over Postgres and NATS (`--nats`; docs/SCALING.md);
 //! - [`protocol`]: the wire views of the table, serde only;
+//! - [`push`]: Web Push (VAPID key, subscriptions, the queue to push services);
 //! - [`puzzles`]: the puzzles (`data/puzzles.json`, embedded).
 //!
 //! `main.rs` is thin: [`Config`] → tracing → [`AppState::new`] (store, migrations, restoring
@@ -29,6 +30,7 @@ pub mod http;
 pub mod metrics;
 pub mod net;
 pub mod protocol;
+pub mod push;
 pub mod puzzles;
 pub mod store;
 pub mod table;
@@ -55,6 +57,7 @@ use crate::game::{LocalSite, Registry, Site};
 use crate::http::History;
 use crate::metrics::Metrics;
 use crate::net::{Budgets, ConnTracker, NetConfig};
+use crate::push::{KeyError, Push};
 use crate::store::{Store, StoreError};
 use crate::ws::WsContext;
 
@@ -67,6 +70,9 @@ pub enum StartError {
     /// The node could not join the cluster (`--nats`).
     #[error("{0}")]
     Cluster(#[from] ClusterError),
+    /// The VAPID key pair could not be loaded or made (Web Push).
+    #[error("{0}")]
+    Push(#[from] KeyError),
     /// The configuration cannot run as it is.
     #[error("{0}")]
     Refused(String),
@@ -94,6 +100,8 @@ pub struct AppState {
     /// With several nodes (`--nats`), this node's place among them (the registry reaches it
     /// as its site; operations and tests through this).
     pub cluster: Option<Arc<ClusterSite>>,
+    /// Web Push: the VAPID key, the subscriptions, the queue to push services.
+    pub push: Arc<Push>,
 }
 
 impl AppState {
@@ -119,6 +127,14 @@ impl AppState {
             Some(node) => node.clone(),
             None => Arc::new(LocalSite::new(store.clone())),
         };
+        let push = Push::start(
+            &config.push,
+            config.base_url(),
+            store.clone(),
+            metrics.clone(),
+        )
+        .await?;
+        let push = Arc::new(push);
         let registry = Registry::new(
             store.clone(),
             metrics.clone(),
@@ -127,7 +143,8 @@ impl AppState {
             config.base_url(),
             BotPool::new(config.bots.threads(), config.bots.hash_bytes()),
             site.clone(),
-        );
+        )
+        .with_alerts(push.alerts());
         let registry = Arc::new(registry);
         let first_conn = site.first_conn();
         // A server alone restores its unfinished games now; a node of several starts watching
@@ -151,6 +168,7 @@ impl AppState {
             conns,
             history: Arc::new(History::new(history_threads())),
             cluster: node,
+            push,
         })
     }
 }

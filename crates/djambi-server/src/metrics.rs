@@ -76,6 +76,8 @@ pub struct Metrics {
     pub cluster_published: Counter,
     /// Messages dropped because the publishing queue was full.
     pub cluster_dropped: Counter,
+    /// Web Push alerts by outcome (see [`Metrics::push`]).
+    pushes: Family<Outcome, Counter>,
     /// The process's resident memory, set at each scrape.
     resident: Gauge,
     /// Time from a command's acceptance to its commit.
@@ -151,6 +153,13 @@ impl Default for Metrics {
             "commands",
             "Other commands (resign, draw, chat) by outcome.",
         );
+        let pushes = Family::<Outcome, Counter>::default();
+        r.register(
+            "pushes",
+            "Web Push alerts by outcome: queued, dropped (queue full), limited (the seat's \
+             rate), sent, gone (subscription deleted), failed.",
+            pushes.clone(),
+        );
         let commit_seconds = Histogram::new(COMMIT_BUCKETS);
         r.register(
             "commit_seconds",
@@ -221,6 +230,7 @@ impl Default for Metrics {
                 "cluster_dropped",
                 "Messages to the other nodes dropped (publishing queue full).",
             ),
+            pushes,
             resident,
             commit_seconds,
             registry: r,
@@ -229,6 +239,26 @@ impl Default for Metrics {
 }
 
 impl Metrics {
+    /// Counts a Web Push alert's outcome: `queued`, `dropped` (the queue was full), `limited`
+    /// (past the seat's rate), `sent`, `gone` (the push service forgot the subscription: it is
+    /// deleted), `failed`.
+    pub fn push(&self, result: &str) {
+        self.pushes
+            .get_or_create(&Outcome {
+                result: result.into(),
+            })
+            .inc();
+    }
+
+    /// How many Web Push alerts had this outcome (see [`push`](Metrics::push)).
+    pub fn pushes(&self, result: &str) -> u64 {
+        self.pushes
+            .get_or_create(&Outcome {
+                result: result.into(),
+            })
+            .get()
+    }
+
     /// Records how long a command waited for its commit.
     pub fn observe_commit(&self, took: Duration) {
         self.commit_seconds.observe(took.as_secs_f64());

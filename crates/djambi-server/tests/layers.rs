@@ -37,12 +37,18 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "clock", "token", "metrics", "table", "protocol", "store", "game",
         ],
     ),
+    (
+        "push",
+        &[
+            "clock", "token", "metrics", "net", "config", "table", "store", "game",
+        ],
+    ),
     ("error", &["table", "protocol", "store", "game"]),
     (
         "http",
         &[
             "clock", "token", "metrics", "net", "config", "table", "protocol", "store", "game",
-            "error", "puzzles",
+            "error", "puzzles", "push",
         ],
     ),
     (

@@ -9,6 +9,7 @@ import { recordTextUrl, recordUrl } from '../api.js';
 import { rulesSummary } from '../panels.js';
 import { clockSummary } from './clocks.js';
 import { askNotifications, notificationState, setSound, soundOn } from './alerts.js';
+import { syncPush } from '../push.js';
 import { botLevel, canAskTakeback } from './table.js';
 
 /**
@@ -84,6 +85,7 @@ function settings(c) {
         const answer = await askNotifications();
         toast(t(answer === 'granted' ? 'game.notify_on' : 'game.notify_blocked'));
         c.redraw();
+        if (answer === 'granted') syncPush();
       },
     }) : null,
     notify === 'granted' ? h('p', { class: 'muted small notify-state', text: t('game.notify_on') }) : null,

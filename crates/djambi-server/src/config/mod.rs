@@ -8,10 +8,12 @@ use std::time::Duration;
 use clap::{Parser, ValueEnum};
 
 mod parts;
+mod push;
 
 pub use parts::{
     BotFlags, BudgetFlags, ClusterFlags, GameFlags, NetFlags, SocketFlags, StoreFlags,
 };
+pub use push::PushFlags;
 
 /// The Djambi Online game server: serves the browser client, the HTTP API and live games over
 /// WebSocket, and stores every game in SQLite or Postgres.
@@ -71,6 +73,10 @@ pub struct Config {
     /// Several nodes (`cluster`, docs/SCALING.md).
     #[command(flatten)]
     pub cluster: ClusterFlags,
+
+    /// Web Push (`push`).
+    #[command(flatten)]
+    pub push: PushFlags,
 }
 
 /// The database password `.env.example` ships with, which must be changed.
@@ -181,6 +187,7 @@ impl Config {
         self.games.max_open_games_per_ip = usize::MAX;
         self.games.max_bot_games_per_ip = usize::MAX;
         self.budgets.unlimited();
+        self.push.unlimited();
     }
 }
 

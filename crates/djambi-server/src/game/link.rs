@@ -151,6 +151,14 @@ impl Game {
         }
     }
 
+    /// The seat `token` holds in this game, if any.
+    pub async fn seat_of(&self, token: String) -> Result<Option<djambi_core::Player>, Gone> {
+        match self.0.call(Call::Seat { token }).await? {
+            Answer::Seat(seat) => Ok(seat),
+            _ => Err(Gone),
+        }
+    }
+
     /// Cancels the game if it still waits for players and nobody touched it since `before`
     /// (ms); whether it did.
     pub async fn expire(&self, before: i64) -> Result<bool, Gone> {

@@ -28,7 +28,7 @@ pub use handle::{GameHandle, Response};
 pub use limits::Limits;
 pub use link::{Game, GameLink, Joined, joined};
 pub use outbound::{Audience, CloseReason, Outbound, Seq, Text};
-pub use ports::{Fanout, Journal, LocalFanout, LocalJournal};
+pub use ports::{Alert, Alerts, Fanout, Journal, LocalFanout, LocalJournal};
 pub use presence::{Digest, Presence};
 pub use registry::{
     BOT_MOVETIME_MS, BOTS_ONLY_TURN_LIMIT, DEFAULT_BOT_MOVETIME_MS, NewGame, Registry,

@@ -94,3 +94,22 @@ impl Fanout for LocalFanout {
         self.tx.subscribe()
     }
 }
+
+/// Something a seat should know while no socket of it is open (Web Push): sent once per event,
+/// by the actor of the game's owner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Alert {
+    /// The game.
+    pub game: uuid::Uuid,
+    /// The seat told.
+    pub seat: djambi_core::Player,
+    /// What it should know.
+    pub notice: crate::table::Notice,
+}
+
+/// Where the actor's alerts go (the push part's queue). `alert` never waits: a full queue
+/// drops the alert (and counts it), so an alert never delays a commit.
+pub trait Alerts: Send + Sync {
+    /// Queues an alert.
+    fn alert(&self, alert: Alert);
+}

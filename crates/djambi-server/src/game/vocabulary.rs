@@ -58,6 +58,12 @@ pub enum Call {
         /// What to do.
         what: AdminWhat,
     },
+    /// Which seat a token holds (an HTTP request made with a seat token: a Web Push
+    /// subscription).
+    Seat {
+        /// The token presented.
+        token: String,
+    },
     /// Cancel the game if it waits for players and was last touched before `before` (ms).
     Expire {
         /// The limit.
@@ -80,6 +86,8 @@ pub enum Answer {
     Json(String),
     /// The creator's action's answer.
     Admin(Result<AdminAnswer, AdminError>),
+    /// The seat a token holds, if it holds one.
+    Seat(Option<Player>),
     /// Whether the game expired.
     Expired(bool),
     /// Done (nothing to say).

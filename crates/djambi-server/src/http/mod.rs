@@ -7,6 +7,7 @@ mod history;
 mod metrics;
 mod pages;
 mod positions;
+mod push;
 mod puzzles;
 mod pwa;
 mod record_text;
@@ -34,6 +35,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(history::router())
         .merge(positions::router())
         .merge(puzzles::router())
+        .merge(push::router())
         .merge(health::router())
         .merge(metrics::router())
         .merge(static_files::router(&state.config.web_dir()))

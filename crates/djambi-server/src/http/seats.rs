@@ -50,6 +50,8 @@ async fn reinvite(
         .await??
     {
         AdminAnswer::Invite(player, token) => {
+            // The old invite's holder no longer holds the seat: nor its notifications.
+            state.push.forget_seat(id, player).await?;
             Ok(Json(Registry::invite(&base, id, player, None, &token)))
         }
         _ => Err(AppError::Internal),
@@ -142,5 +144,9 @@ async fn claim(
             .wrong_token(ip)
             .map_err(|wait| AppError::rate_limited("too many wrong seat tokens", wait))?;
     }
-    Ok(Json(claimed?))
+    let claimed = claimed?;
+    // A seat claimed has its holder from now on: browsers subscribed before (with an invite's
+    // token another holder had) are no longer told about it.
+    state.push.forget_seat(id, claimed.player).await?;
+    Ok(Json(claimed))
 }

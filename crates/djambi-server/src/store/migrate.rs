@@ -36,6 +36,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "listed_rematch",
         include_str!("../../../../migrations/sqlite/0005_listed_rematch.sql"),
     ),
+    (
+        7,
+        "push",
+        include_str!("../../../../migrations/sqlite/0007_push.sql"),
+    ),
 ];
 
 /// (version, description, SQL) of each Postgres migration, in order.
@@ -69,6 +74,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         6,
         "listed_rematch",
         include_str!("../../../../migrations/postgres/0006_listed_rematch.sql"),
+    ),
+    (
+        8,
+        "push",
+        include_str!("../../../../migrations/postgres/0008_push.sql"),
     ),
 ];
 

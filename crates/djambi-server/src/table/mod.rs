@@ -10,6 +10,7 @@
 //! wire errors at the edges. Everything here runs in unit tests without a runtime.
 
 mod admin;
+pub mod alerts;
 mod bots;
 mod chat;
 mod claim;
@@ -24,6 +25,7 @@ mod status;
 pub mod text;
 
 pub use admin::{AdminAnswer, AdminWhat};
+pub use alerts::{Before, Ending, Notice, deadline_warning, notices};
 pub use bots::{BOT_OFFER_GAP, STALE_QUIET_TURNS, STALE_REPETITIONS};
 pub use chat::{ChatLine, ChatSight, may_see};
 pub use claim::Claim;

@@ -9,6 +9,7 @@ use crate::game::viewer::Viewer;
 use crate::game::vocabulary::{Answer, Call, Reply};
 use crate::protocol::{ErrorCode, ServerMessage};
 use crate::table::{Action, CancelReason, ChatSight, EventKind, GameStatus, Refusal, Role};
+use crate::token::TokenHash;
 
 impl Actor {
     /// Handles a call; its answer (none when the game was lost to another node meanwhile).
@@ -50,6 +51,7 @@ impl Actor {
                 serde_json::to_string(&self.state.record()).expect("a record serialises"),
             ),
             Call::Admin { token, what } => Answer::Admin(self.admin(&token, what).await),
+            Call::Seat { token } => Answer::Seat(self.state.seat_of_token(&TokenHash::of(&token))),
             Call::Expire { before } => Answer::Expired(self.expire(before).await),
         };
         Some(Response {

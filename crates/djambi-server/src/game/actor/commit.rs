@@ -13,7 +13,7 @@ use crate::game::outbound::{Audience, Outbound, Seq, Text};
 use crate::protocol::ServerMessage;
 use crate::protocol::view::{apply_viewed, legal_message, legal_seat};
 use crate::store::{Commit, GameSummaryRow, StoreError};
-use crate::table::{ApplyError, Checkpoint, Event, EventKind, Refusal, Seat, consequences};
+use crate::table::{ApplyError, Before, Checkpoint, Event, EventKind, Refusal, Seat, consequences};
 
 /// Why a draft could not be made (a bug in what decided it: the actor logs it and refuses).
 #[derive(Debug, thiserror::Error)]
@@ -41,6 +41,8 @@ pub(super) struct Draft {
     pub(super) rows: Vec<Event>,
     pub(super) out: Vec<(u64, Text)>,
     pub(super) now: i64,
+    /// Where the game stood before (what alerts compare with).
+    pub(super) before: Before,
 }
 
 impl Actor {
@@ -60,12 +62,14 @@ impl Actor {
     pub(super) fn draft(&mut self) -> Draft {
         let now = now_ms();
         let checkpoint = self.state.checkpoint();
+        let before = Before::of(&self.state);
         self.state.updated_at = now;
         Draft {
             checkpoint,
             rows: Vec::new(),
             out: Vec::new(),
             now,
+            before,
         }
     }
 
@@ -154,12 +158,14 @@ impl Actor {
             rows,
             out,
             now,
+            before,
         } = draft;
         let turns = rows
             .iter()
             .filter(|r| matches!(r.kind, EventKind::Turn { .. }))
             .count();
         let others = rows.len() - turns;
+        let kinds: Vec<EventKind> = rows.iter().map(|r| r.kind).collect();
         // The summary goes with the command when the status changes (lists filter on it) or
         // the last one is old; otherwise a timer writes it a little later.
         let summary = (self.state.status() != self.summary_written.0
@@ -185,6 +191,7 @@ impl Actor {
             self.summary_written = (self.state.status(), self.state.v, now);
         }
         self.install(turns, others, out);
+        self.alert_after(before, &kinds);
         Ok(())
     }
 

@@ -11,6 +11,7 @@
 //! [`Fanout`]: super::ports::Fanout
 
 mod admin;
+mod alerts;
 mod bots;
 mod calls;
 mod commit;
@@ -33,6 +34,7 @@ use super::bots::BotPool;
 use super::handle::{Command, GameHandle};
 use super::limits::Limits;
 use super::outbound::{Audience, Outbound, Text};
+use super::ports::Alerts;
 use super::ports::{Fanout, Journal};
 use super::presence::Presence;
 use crate::clock::now_ms;
@@ -51,6 +53,8 @@ pub(super) struct Context {
     pub games: Arc<Mutex<HashMap<Uuid, GameHandle>>>,
     /// The bots' threads.
     pub bots: Arc<BotPool>,
+    /// Where alerts for seats nobody has open go (none: push is off).
+    pub alerts: Option<Arc<dyn Alerts>>,
 }
 
 /// Serialises a server message (once, for every recipient).
@@ -106,6 +110,8 @@ pub(super) struct Actor {
     generation: u64,
     /// The game was taken by another node (a commit was fenced): the actor stops.
     lost: bool,
+    /// The correspondence deadline whose warning was given: (player, deadline ms).
+    warned: Option<(Player, i64)>,
 }
 
 impl Actor {
@@ -149,6 +155,7 @@ impl Actor {
             summary_written: (status, v, 0),
             generation,
             lost: false,
+            warned: None,
         }
     }
 
@@ -214,6 +221,7 @@ impl Actor {
             }
             let idle = self.state.is_over() && self.presence.total() == 0;
             let deadline = self.next_timer();
+            let warning = self.next_warning();
             let held = self.held.map(|h| h.due);
             let summary_due = self.summary_due();
             let watching = self.fanout.watching();
@@ -239,6 +247,10 @@ impl Actor {
                 _ = sleep_until_ms(deadline), if deadline.is_some() => {
                     self.on_timer().await;
                     self.after_change();
+                    continue;
+                }
+                _ = sleep_until_ms(warning), if warning.is_some() => {
+                    self.warn_deadline();
                     continue;
                 }
                 _ = sleep_until_ms(held), if held.is_some() => {

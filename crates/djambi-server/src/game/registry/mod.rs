@@ -101,6 +101,7 @@ impl Registry {
                 limits,
                 games,
                 bots,
+                alerts: None,
             }),
             tasks: TaskTracker::new(),
             generation: AtomicU64::new(1),
@@ -110,6 +111,16 @@ impl Registry {
             base_url,
             site,
         }
+    }
+
+    /// The same registry, its games' alerts for seats nobody has open going to `alerts` (Web
+    /// Push). Before any game runs: the actors started later share it.
+    pub fn with_alerts(mut self, alerts: Arc<dyn super::ports::Alerts>) -> Registry {
+        match Arc::get_mut(&mut self.ctx) {
+            Some(ctx) => ctx.alerts = Some(alerts),
+            None => tracing::error!("alerts given to a registry whose games already run"),
+        }
+        self
     }
 
     /// Where games run.
