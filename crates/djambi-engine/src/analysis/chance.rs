@@ -19,9 +19,9 @@
 //! what it is: 1 for its winner, `1/m` for each of m players sharing a draw, 0 for everyone
 //! else; a forced win or loss the search found is 1 or 0; a player out of the game has 0.
 
-use djambi_core::{Outcome, Player, Position};
+use djambi_core::{Army, Outcome, Player, Position};
 
-use crate::eval::{SHARE_SCALE, WIN_THRESHOLD};
+use crate::eval::{SHARE_SCALE, WIN_THRESHOLD, share};
 
 /// How sharply a lead in share becomes a chance of winning: the power `k` above. Fitted by
 /// maximum likelihood (`examples/chance_fit.rs`) on every position of 200 seeded games, each
@@ -69,11 +69,63 @@ pub fn chance_from_share(share: f64, living: usize) -> f64 {
     (w / (w + others)).clamp(0.0, 1.0)
 }
 
+/// Every player's chance of winning in `pos` (indexed by army, 0 for an army that is not a
+/// player in the game), when `mover`'s chance there is `mover_chance` (an analysis's `after`,
+/// from a search): the others share what is left, `1 − mover_chance`, in proportion to their
+/// static strengths sharpened as in the module's formula (`share^k`, Luce's model for all the
+/// players at once). So the chances of a game going on add up to 1 and `mover`'s is exactly
+/// the searched one. A finished game is what it is; a player out of the game has 0.
+pub fn chances_after(pos: &Position, mover: Player, mover_chance: f64) -> [f64; 4] {
+    if pos.is_game_over() {
+        return Army::ALL.map(|p| chance(pos, p, 0));
+    }
+    let mover_chance = if pos.is_alive(mover) && !mover_chance.is_nan() {
+        mover_chance.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let weight = |p: Player| {
+        if p == mover || !pos.is_alive(p) {
+            return 0.0;
+        }
+        (f64::from(share(pos, p)) / f64::from(SHARE_SCALE)).powf(SHARPNESS)
+    };
+    let weights = Army::ALL.map(weight);
+    let total: f64 = weights.iter().sum();
+    let mut out = Army::ALL.map(|p| {
+        if total > 0.0 {
+            (1.0 - mover_chance) * weight(p) / total
+        } else {
+            0.0
+        }
+    });
+    out[mover.index()] = mover_chance;
+    out
+}
+
+/// Every player's chance of winning in `pos` by the static evaluation alone (no search): each
+/// living player's sharpened share over all of theirs, as [`chances_after`] shares out the
+/// rest. The four-player start gives each 0.25.
+pub fn static_chances(pos: &Position) -> [f64; 4] {
+    if pos.is_game_over() {
+        return Army::ALL.map(|p| chance(pos, p, 0));
+    }
+    let weights = Army::ALL.map(|p| {
+        if pos.is_alive(p) {
+            (f64::from(share(pos, p)) / f64::from(SHARE_SCALE)).powf(SHARPNESS)
+        } else {
+            0.0
+        }
+    });
+    let total: f64 = weights.iter().sum();
+    weights.map(|w| if total > 0.0 { w / total } else { 0.0 })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{WIN, share};
-    use djambi_core::{Army, Rules};
+    use crate::eval::WIN;
+    use djambi_core::Rules;
 
     fn pos(dpn: &str) -> Position {
         Position::from_dpn(dpn, Rules::default()).unwrap()
@@ -140,5 +192,33 @@ mod tests {
         // Blue is out in a game still going on.
         let out = pos("Cr8/9/9/9/9/9/9/9/8Cy y r-y- r 0 - 0 9");
         assert_eq!(chance(&out, Army::Blue, SHARE_SCALE), 0.0);
+    }
+
+    #[test]
+    fn every_players_chance_adds_up_and_keeps_the_movers() {
+        let start = Position::new();
+        let fair = static_chances(&start);
+        for c in fair {
+            assert!((c - 0.25).abs() < 1e-9, "{fair:?}");
+        }
+        let after = chances_after(&start, Army::Blue, 0.4);
+        assert_eq!(after[Army::Blue.index()], 0.4);
+        assert!((after.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{after:?}");
+        for p in [Army::Red, Army::Yellow, Army::Green] {
+            assert!((after[p.index()] - 0.2).abs() < 1e-9, "{after:?}");
+        }
+        // A lone red chief against blue's whole army: blue has what red has not.
+        let lonely = pos("Cr5MbRbCb/6MbDbAb/6NbMbMb/9/9/9/9/9/9 b rb-- - 0 - 0 5");
+        let c = chances_after(&lonely, Army::Red, 0.25);
+        assert_eq!(c, [0.25, 0.75, 0.0, 0.0]);
+        let s = static_chances(&lonely);
+        assert!(s[0] < 0.5 && (s[0] + s[1] - 1.0).abs() < 1e-9, "{s:?}");
+        // Finished: the outcome; a mover out of the game has nothing.
+        let won = pos("Cr8/9/9/9/9/9/9/9/9 - r--- r 0 - 0 9");
+        assert_eq!(chances_after(&won, Army::Blue, 0.7), [1.0, 0.0, 0.0, 0.0]);
+        let out = pos("Cr8/9/9/9/9/9/9/9/8Cy y r-y- r 0 - 0 9");
+        let c = chances_after(&out, Army::Blue, 0.7);
+        assert_eq!(c[Army::Blue.index()], 0.0);
+        assert!((c.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{c:?}");
     }
 }
