@@ -10,7 +10,8 @@ use clap::{Parser, ValueEnum};
 mod parts;
 
 pub use parts::{
-    BotFlags, BudgetFlags, ClusterFlags, GameFlags, NetFlags, SocketFlags, StoreFlags,
+    AnalysisFlags, BotFlags, BudgetFlags, ClusterFlags, GameFlags, NetFlags, SocketFlags,
+    StoreFlags,
 };
 
 /// The Djambi Online game server: serves the browser client, the HTTP API and live games over
@@ -67,6 +68,10 @@ pub struct Config {
     /// The bots' threads (`game::bots`).
     #[command(flatten)]
     pub bots: BotFlags,
+
+    /// Post-game analysis (`analysis`).
+    #[command(flatten)]
+    pub analysis: AnalysisFlags,
 
     /// Several nodes (`cluster`, docs/SCALING.md).
     #[command(flatten)]

@@ -1,6 +1,7 @@
 //! The HTTP API (PROTOCOL §2). Each feature owns a small router, merged here; handlers return
 //! `Result<_, AppError>`, so every failure has the one JSON error shape.
 
+mod analysis;
 mod games;
 mod health;
 mod history;
@@ -32,6 +33,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(seats::router())
         .merge(records::router())
         .merge(history::router())
+        .merge(analysis::router())
         .merge(positions::router())
         .merge(puzzles::router())
         .merge(health::router())

@@ -4,8 +4,10 @@
 //! - [`client`]: what a browser sends on the socket;
 //! - [`server`]: what the server sends on the socket (snapshots, versioned events, acks, errors,
 //!   chat, presence);
-//! - [`http`]: the JSON bodies of the HTTP API.
+//! - [`http`]: the JSON bodies of the HTTP API;
+//! - [`analysis`]: the engine's analysis of a finished game, as the API answers it.
 
+pub mod analysis;
 pub mod client;
 mod effect;
 mod event;

@@ -36,6 +36,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "listed_rematch",
         include_str!("../../../../migrations/sqlite/0005_listed_rematch.sql"),
     ),
+    (
+        6,
+        "analysis",
+        include_str!("../../../../migrations/sqlite/0006_analysis.sql"),
+    ),
 ];
 
 /// (version, description, SQL) of each Postgres migration, in order.
@@ -69,6 +74,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         6,
         "listed_rematch",
         include_str!("../../../../migrations/postgres/0006_listed_rematch.sql"),
+    ),
+    (
+        7,
+        "analysis",
+        include_str!("../../../../migrations/postgres/0007_analysis.sql"),
     ),
 ];
 
