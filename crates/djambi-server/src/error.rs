@@ -13,7 +13,7 @@ use crate::analysis::AnalysisError;
 use crate::game::GameError;
 use crate::protocol::http::{ErrorBody, ErrorDetail};
 use crate::store::StoreError;
-use crate::table::{AdminError, ClaimError};
+use crate::table::{AdminError, ClaimError, HintRefusal};
 
 /// An HTTP API failure (PROTOCOL §1).
 #[derive(Debug, thiserror::Error)]
@@ -185,6 +185,16 @@ impl From<AdminError> for AppError {
             AdminError::Started => AppError::Started(e.to_string()),
             AdminError::NoSeat(_) => AppError::BadRequest(e.to_string()),
             AdminError::Internal => AppError::Internal,
+        }
+    }
+}
+
+impl From<HintRefusal> for AppError {
+    fn from(e: HintRefusal) -> AppError {
+        match e {
+            HintRefusal::BadToken => AppError::BadToken,
+            HintRefusal::NotLive | HintRefusal::NotYourTurn => AppError::NotYourTurn(e.to_string()),
+            HintRefusal::Off => AppError::HintsOff(e.to_string()),
         }
     }
 }

@@ -4,6 +4,7 @@
 mod analysis;
 mod games;
 mod health;
+mod hint;
 mod history;
 mod metrics;
 mod pages;
@@ -35,6 +36,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(history::router())
         .merge(analysis::router())
         .merge(positions::router())
+        .merge(hint::router())
         .merge(puzzles::router())
         .merge(health::router())
         .merge(metrics::router())

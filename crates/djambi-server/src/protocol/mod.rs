@@ -5,12 +5,14 @@
 //! - [`server`]: what the server sends on the socket (snapshots, versioned events, acks, errors,
 //!   chat, presence);
 //! - [`http`]: the JSON bodies of the HTTP API;
-//! - [`analysis`]: the engine's analysis of a finished game, as the API answers it.
+//! - [`analysis`]: the engine's analysis of a finished game, as the API answers it;
+//! - [`hint`]: a hint in a game ("show a good turn").
 
 pub mod analysis;
 pub mod client;
 mod effect;
 mod event;
+pub mod hint;
 pub mod http;
 mod legal;
 pub mod lifecycle;
