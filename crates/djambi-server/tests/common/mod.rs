@@ -4,6 +4,7 @@
 #![allow(dead_code, missing_docs)]
 
 pub mod cluster;
+pub mod golden;
 mod http;
 mod ws;
 
