@@ -176,6 +176,42 @@ async fn an_analysis_is_computed_once_stored_and_kept_across_a_restart() {
 }
 
 #[tokio::test]
+async fn looking_without_starting_starts_nothing() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start_with(&db, |c| c.analysis.analysis_nodes = Some(50)).await;
+    let addr = server.addr;
+    let id = finished_game(addr).await;
+    let look = format!("/api/games/{id}/analysis?start=false");
+    for _ in 0..2 {
+        let (status, body) = get_json(addr, &look).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(
+            body,
+            json!({"status": "not_started", "game": id, "done": 0, "total": 0})
+        );
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(server.state.analyses.computed(), 0, "nothing was started");
+    // Started by a request that may start it; then looking sees it on its way, then done.
+    let (status, _) = get_json(addr, &format!("/api/games/{id}/analysis")).await;
+    assert_eq!(status, 202);
+    let body = analysis_done(addr, &id).await;
+    let (status, looked) = http(addr, "GET", &look, None).await;
+    assert_eq!((status, looked), (200, body));
+    // Looking at a game that is not finished, or not there, says so as starting would.
+    let (live, _) = standard_game(addr).await;
+    let (status, body) = get_json(addr, &format!("/api/games/{live}/analysis?start=false")).await;
+    assert_api_error(status, &body, 409, "not_finished");
+    let unknown = uuid::Uuid::new_v4();
+    let (status, body) =
+        get_json(addr, &format!("/api/games/{unknown}/analysis?start=false")).await;
+    assert_api_error(status, &body, 404, "not_found");
+    let (status, body) = get_json(addr, &format!("/api/games/{id}/analysis?begin=1")).await;
+    assert_api_error(status, &body, 400, "bad_request");
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn only_finished_games_are_analysed() {
     let db = TestDb::sqlite();
     let server = TestServer::start_with(&db, |c| c.analysis.analysis_nodes = Some(50)).await;

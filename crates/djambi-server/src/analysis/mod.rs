@@ -68,7 +68,7 @@ pub enum AnalysisError {
 pub enum Status {
     /// Done: the stored analysis.
     Done(StoredAnalysis),
-    /// Waiting or running.
+    /// Waiting or running (or, from [`Analyses::peek`], not started).
     InProgress(AnalysisProgress),
 }
 
@@ -112,6 +112,24 @@ impl Analyses {
             return Ok(Some(Status::Done(stored)));
         }
         Ok(self.progress(id).map(Status::InProgress))
+    }
+
+    /// Game `id`'s analysis if it is stored or on its way, else `not_started` for a finished
+    /// game; never starts one.
+    pub async fn peek(&self, id: Uuid) -> Result<Status, AnalysisError> {
+        if let Some(status) = self.status(id).await? {
+            return Ok(status);
+        }
+        match self.store.game_status(id).await? {
+            None => Err(AnalysisError::NoGame(id)),
+            Some(GameStatus::Finished) => Ok(Status::InProgress(AnalysisProgress {
+                status: AnalysisStatus::NotStarted,
+                game: id,
+                done: 0,
+                total: 0,
+            })),
+            Some(status) => Err(AnalysisError::NotFinished(status)),
+        }
     }
 
     /// Starts analysing game `id`, which must be finished; if it is already on its way, its

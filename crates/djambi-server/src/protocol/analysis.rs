@@ -11,6 +11,8 @@ use uuid::Uuid;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AnalysisStatus {
+    /// Not asked for yet (answered only when asked not to start it).
+    NotStarted,
     /// Waiting for its turn in the queue.
     Pending,
     /// Being computed.
@@ -19,10 +21,11 @@ pub enum AnalysisStatus {
     Done,
 }
 
-/// An analysis not done yet (`202`): `{"status": "pending"|"running", "game", "done", "total"}`.
+/// An analysis not done yet: `{"status": "pending"|"running", "game", "done", "total"}` (`202`),
+/// or `not_started` (`200`, when asked not to start it).
 #[derive(Clone, Debug, Serialize)]
 pub struct AnalysisProgress {
-    /// `pending` or `running`.
+    /// `pending`, `running` or `not_started`.
     pub status: AnalysisStatus,
     /// The game.
     pub game: Uuid,

@@ -1,10 +1,12 @@
 //! The engine's analyses of finished games: one row per game, written once. The body is the
 //! analysis as its edge serialised it; the store keeps it as text and never reads inside it.
+//! And a game's status alone, to answer about its analysis without loading its log.
 
 use sqlx::Row;
 use uuid::Uuid;
 
 use super::{Store, StoreError};
+use crate::table::GameStatus;
 
 /// A stored analysis.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,5 +57,21 @@ impl Store {
             body: row.try_get("body")?,
             created_at: row.try_get("created_at")?,
         }))
+    }
+
+    /// Where game `id` stands (its row's status alone, without its log); none if there is no
+    /// such game.
+    pub async fn game_status(&self, game: Uuid) -> Result<Option<GameStatus>, StoreError> {
+        let row = sqlx::query("SELECT status FROM games WHERE id = $1")
+            .bind(game.to_string())
+            .fetch_optional(self.pool())
+            .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let status: String = row.try_get("status")?;
+        GameStatus::parse(&status)
+            .map(Some)
+            .ok_or_else(|| StoreError::Corrupt(format!("game status {status:?}")))
     }
 }
