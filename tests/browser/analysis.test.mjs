@@ -8,7 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedServerAndBrowser, shotPath, api, seriousViolations } from './harness.mjs';
+import { sharedServerAndBrowser, shotPath, api, seriousViolations, pageWithErrors, claimInvite } from './harness.mjs';
 
 // A node budget per search: the same analysis on any machine, and a quick one.
 process.env.DJAMBI_ANALYSIS_NODES = '2000';
@@ -32,18 +32,8 @@ const FINISHED = {
   ],
 };
 
-/** A page in its own context that fails the test on script errors. @param {object} options */
-async function openPage(options) {
-  const context = await env.browser.newContext(options);
-  const page = await context.newPage();
-  /** @type {string[]} */
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource|WebSocket/.test(m.text())) errors.push(m.text());
-  });
-  return { context, page, errors };
-}
+/** A page of its own, its script errors collected. @param {object} options */
+const openPage = (options) => pageWithErrors(env.browser, options);
 
 /** The page does not scroll sideways. @param {import('playwright-core').Page} page */
 const noSidewaysScroll = async (page) => {
@@ -127,23 +117,11 @@ for (const [size, options] of SIZES) {
   });
 }
 
-/**
- * Takes the invited seat under a name. @param {import('playwright-core').Page} page
- * @param {string} url @param {string} name
- */
-async function claim(page, url, name) {
-  await page.goto(url);
-  await page.locator('#claim-name').waitFor();
-  await page.fill('#claim-name', name);
-  await page.click('.claim button[type=submit]');
-  await page.locator('.seat-badge', { hasText: 'You play' }).waitFor();
-}
-
 for (const [size, options] of SIZES) {
   test(`${size}: against bots, "Show a good turn" frames the engine's turn on the board`, { timeout: 90_000 }, async () => {
     const created = await api(env.server.base, '/api/games', { players: 4, bots: { b: 'easy', y: 'easy', g: 'easy' } });
     const { context, page, errors } = await openPage(options);
-    await claim(page, created.seats[0].invite_url, 'Ann');
+    await claimInvite(page, created.seats[0].invite_url, 'Ann');
     const ask = page.getByRole('button', { name: 'Show a good turn' });
     await ask.waitFor();
     assert.deepEqual(await seriousViolations(page), []);
@@ -174,7 +152,7 @@ test('between people: no hint unless the creator allowed them, and then everyone
     const created = await api(env.server.base, '/api/games', { players: 4, bots: { b: 'easy', y: 'easy' }, hints });
     const green = created.seats.find((/** @type {any} */ s) => s.player === 'g');
     await api(env.server.base, `/api/games/${created.id}/seats`, { name: 'Gil', token: green.token });
-    await claim(page, created.seats[0].invite_url, 'Ann');
+    await claimInvite(page, created.seats[0].invite_url, 'Ann');
     await page.locator('.turn-banner.mine').waitFor();
     const rules = page.locator('.rules-line');
     if (hints) {

@@ -262,13 +262,7 @@ async fn analysis_requests_have_a_budget_per_address() {
         assert!(status == 202 || status == 200, "{status} {body}");
     }
     let (status, head, body) = http_full(addr, "GET", &path, None).await;
-    assert_api_error(
-        status,
-        &serde_json::from_str(&body).unwrap(),
-        429,
-        "rate_limited",
-    );
-    assert!(head.to_ascii_lowercase().contains("retry-after:"), "{head}");
+    assert_rate_limited(status, &head, &body);
     // Another address has its own budget.
     let (status, _, _) =
         http_with(addr, "GET", &path, None, "X-Forwarded-For: 203.0.113.9\r\n").await;

@@ -128,13 +128,7 @@ async fn hints_in_games_spend_the_addresss_hint_budget() {
         "",
     )
     .await;
-    assert_api_error(
-        status,
-        &serde_json::from_str(&body).unwrap(),
-        429,
-        "rate_limited",
-    );
-    assert!(head.to_ascii_lowercase().contains("retry-after:"), "{head}");
+    assert_rate_limited(status, &head, &body);
     server.stop().await;
 }
 
