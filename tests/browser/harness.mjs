@@ -220,3 +220,32 @@ export function sharedServerAndBrowser() {
   });
   return env;
 }
+
+/**
+ * A page in a context of its own whose script errors are collected (console errors about
+ * resources and sockets aside): a test asserts `errors` is empty at its end.
+ * @param {import('playwright-core').Browser} browser @param {object} [options]  context options
+ */
+export async function pageWithErrors(browser, options = {}) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource|WebSocket/.test(m.text())) errors.push(m.text());
+  });
+  return { context, page, errors };
+}
+
+/**
+ * Takes an invited seat under a name, as a person would from the invite link.
+ * @param {import('playwright-core').Page} page @param {string} url @param {string} name
+ */
+export async function claimInvite(page, url, name) {
+  await page.goto(url);
+  await page.locator('#claim-name').waitFor();
+  await page.fill('#claim-name', name);
+  await page.click('.claim button[type=submit]');
+  await page.locator('.seat-badge', { hasText: 'You play' }).waitFor();
+}

@@ -100,6 +100,21 @@ export async function loadHistory(id, upTo, onEvent) {
   }
 }
 
+/**
+ * POST /api/games/{id}/hint: the engine's turn for the seat to move, where the game allows hints
+ * (PROTOCOL §2.4). @param {string} id @param {string} token  our seat's token
+ * @returns {Promise<{turn: string, player: string, v: number}>}
+ */
+export const askHint = (id, token) => api('POST', `/api/games/${encodeURIComponent(id)}/hint`, { token });
+
+/**
+ * GET /api/games/{id}/analysis: a finished game's analysis, or its progress (PROTOCOL §2.3).
+ * Without `start`, only looks: `{"status": "not_started"}` when nobody has asked for it yet.
+ * @param {string} id @param {boolean} start  whether to start it if nobody has
+ */
+export const getAnalysis = (id, start) =>
+  api('GET', `/api/games/${encodeURIComponent(id)}/analysis${start ? '' : '?start=false'}`);
+
 /** Where the game record (NOTATION §4) downloads from. @param {string} id */
 export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
 /** Where the game record downloads from as readable text. @param {string} id */

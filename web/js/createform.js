@@ -94,6 +94,7 @@ export function createForm({ onSubmit }) {
         checkbox('open', t('lobby.open'), t('lobby.open_help')),
         checkbox('listed', t('lobby.listed'), t('lobby.listed_help')),
         checkbox('players_chat_public', t('lobby.players_chat_public'), t('lobby.players_chat_public_help')),
+        checkbox('hints', t('lobby.hints'), t('lobby.hints_help')),
         h('button', { type: 'submit', class: 'btn btn-primary btn-wide', disabled: busy, text: busy ? t('lobby.creating') : t('lobby.create') }))));
     markFields();
   }
@@ -261,7 +262,7 @@ export function createForm({ onSubmit }) {
   /** Whether the creator set "listed" themselves (else it follows "open"). */
   let listedSet = false;
 
-  /** @param {'own_kills'|'diplomat_to_maze'|'open'|'listed'|'players_chat_public'} key @param {string} label @param {string} help */
+  /** @param {'own_kills'|'diplomat_to_maze'|'open'|'listed'|'players_chat_public'|'hints'} key @param {string} label @param {string} help */
   function checkbox(key, label, help) {
     return h('label', { class: 'check' },
       h('input', {

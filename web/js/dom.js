@@ -34,6 +34,25 @@ export function h(tag, attrs, ...children) {
 }
 
 /**
+ * Builds an SVG element: `svg('line', {x1: 0, y1: 0, x2: 9, y2: 9, class: 'x'})`. Attributes are
+ * set as given (`text` is the element's text); children are appended.
+ * @param {string} tag
+ * @param {Record<string, string | number | null | undefined>} [attrs]
+ * @param {...(Child | Child[])} children
+ * @returns {SVGElement}
+ */
+export function svg(tag, attrs = {}, ...children) {
+  const e = /** @type {SVGElement} */ (document.createElementNS('http://www.w3.org/2000/svg', tag));
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null) continue;
+    if (k === 'text') e.textContent = String(v);
+    else e.setAttribute(k, String(v));
+  }
+  append(e, children);
+  return e;
+}
+
+/**
  * @param {Element} parent
  * @param {(Child | Child[])[]} children
  */

@@ -107,6 +107,7 @@ export const DEFAULT_PER_TURN_S = 86_400;
  * @property {boolean} open
  * @property {boolean} listed                  shown under "Live games" (follows `open` until set)
  * @property {boolean} players_chat_public     spectators read the players' chat
+ * @property {boolean} hints                   every player may ask the engine for a good turn
  */
 
 /**
@@ -132,6 +133,7 @@ export function defaultOptions() {
     open: false,
     listed: false,
     players_chat_public: true,
+    hints: false,
   };
 }
 
@@ -218,6 +220,7 @@ export function createBody(o) {
   // Listed when open, unlisted when invite-only, unless the creator says otherwise.
   if (o.listed !== o.open) body.listed = o.listed;
   if (!o.players_chat_public) body.players_chat_public = false;
+  if (o.hints) body.hints = true;
   return { body };
 }
 

@@ -1,5 +1,7 @@
 // The replay (`/game/{id}/replay`): any game, live or finished, step by step from its start, with
-// the record to download (JSON, or text to read).
+// the record to download (JSON, or text to read). A finished game can be analysed by the engine
+// (review/panel.js): its chart, its turns marked ?! ? ??, and a marked turn shown from the position
+// before it with the better turn framed on the board and the turn played numbered.
 
 import { h, replace } from './dom.js';
 import { t } from './i18n.js';
@@ -14,6 +16,9 @@ import { describeSquare, orphanedArmies, hostageArmy, playersPanel, gameOverCard
 
 import { errorText } from './errors.js';
 import { icon } from './icons.js';
+import { AnalysisPanel } from './review/panel.js';
+import { isMarked, playedMark, turnSquares, verdictsByEvent } from './review/verdicts.js';
+import { percent } from './review/chart.js';
 
 /**
  * @param {HTMLElement} main
@@ -30,6 +35,10 @@ export function mount(main, { id }) {
   /** @type {any} */
   let timer = null;
   let bottom = 'r';
+  /** @type {Map<number, import('./review/verdicts.js').Verdict>} the engine's verdicts by event index */
+  let verdicts = new Map();
+  /** The event index of the marked turn shown from the position before it, if one is. */
+  let reviewing = /** @type {number | null} */ (null);
 
   const root = h('div', { class: 'replay-page' });
   const board = new BoardView({ describe: describeSquare, label: t('game.board') });
@@ -37,10 +46,28 @@ export function mount(main, { id }) {
   const controls = h('div', { class: 'replay-controls' });
   const caption = h('p', { class: 'replay-caption', 'aria-live': 'polite' });
   const side = h('div', { class: 'side-col' });
+  /** Where the engine's analysis goes, under the board: a finished game's. */
+  const reviewSlot = h('div', { class: 'review-slot' });
   root.append(head, h('div', { class: 'game-layout' },
-    h('div', { class: 'board-col' }, h('div', { class: 'board-frame' }, board.svg), caption, controls),
+    h('div', { class: 'board-col' }, h('div', { class: 'board-frame' }, board.svg), caption, controls, reviewSlot),
     side));
   main.append(root);
+  const analysis = new AnalysisPanel({
+    id,
+    name: (p) => {
+      const seat = game && game.seats.find((/** @type {any} */ s) => s.player === p);
+      return (seat && seat.name) || t(`player.${p}`);
+    },
+    onDone: (a) => {
+      verdicts = verdictsByEvent(a, game ? game.events : []);
+      renderSide();
+    },
+    current: () => chartPoint(),
+    onSelect: (i) => {
+      for (const [index, verdict] of verdicts) if (verdict.i === i) review(index);
+    },
+  });
+  let looked = false;
 
   /** @type {GameSocket | null} */
   let socket = null;
@@ -87,6 +114,13 @@ export function mount(main, { id }) {
     if (!game.historyLoaded) error = t('replay.no_history');
     restep();
     render();
+    if (game.status === 'finished' && !looked) {
+      looked = true;
+      analysis.look();
+    } else if (analysis.analysis) {
+      verdicts = verdictsByEvent(analysis.analysis, game.events);
+      renderSide();
+    }
     if (game.status !== 'live' && game.status !== 'open') return;
     // A live game's replay stays up to date: the socket sends what comes next.
     socket = new GameSocket(id, null, {
@@ -111,7 +145,9 @@ export function mount(main, { id }) {
   /** @param {number} k @param {boolean} [animate] */
   function go(k, animate = false) {
     const next = Math.max(0, Math.min(steps.length - 1, k));
-    const forward = next === cur + 1;
+    // From a reviewed turn, "next" shows the position after it: the one it was reviewed before.
+    const forward = next === cur + 1 && reviewing === null;
+    reviewing = null;
     cur = next;
     following = cur === steps.length - 1;
     draw(animate && forward);
@@ -119,9 +155,44 @@ export function mount(main, { id }) {
     renderSide();
   }
 
+  /**
+   * Shows the turn of event `index`, which the engine marked, from the position before it: the
+   * better turn framed, the turn played numbered.
+   * @param {number} index
+   */
+  function review(index) {
+    const step = steps.indexOf(index);
+    if (step < 1 || !verdicts.has(index)) return;
+    if (timer) play();
+    cur = step - 1;
+    following = false;
+    reviewing = index;
+    draw(false);
+    renderControls();
+    renderSide();
+  }
+
+  /** The chart's point of the position shown: 0 the start, i after the analysis's i-th turn. */
+  function chartPoint() {
+    let point = 0;
+    for (const [index, verdict] of verdicts) if (index <= steps[cur]) point = Math.max(point, (verdict.i || 0) + 1);
+    return point;
+  }
+
   /** @param {boolean} animate */
   function draw(animate) {
     if (!game) return;
+    const verdict = reviewing !== null ? verdicts.get(reviewing) : undefined;
+    if (verdict) {
+      const before = steps[cur] >= 0 ? game.events[steps[cur]] : null;
+      const pos = parseDpn(before ? before.dpn : game.start);
+      const played = playedMark(verdict);
+      board.draw(pos.board, {
+        hint: turnSquares(verdict.best), turns: played ? [played] : [], dim: orphanedArmies(pos), hostage: hostageArmy(pos),
+      });
+      caption.textContent = reviewText(verdict);
+      return;
+    }
     const idx = steps[cur];
     const ev = idx >= 0 ? game.events[idx] : null;
     const pos = parseDpn(ev ? ev.dpn : game.start);
@@ -171,16 +242,36 @@ export function mount(main, { id }) {
       }, false));
   }
 
+  /**
+   * What the board shows of a reviewed turn, in words.
+   * @param {import('./review/verdicts.js').Verdict} v
+   */
+  function reviewText(v) {
+    const said = t('analysis.review', {
+      n: v.turn, player: t(`player.${v.player}`), played: v.played, label: t(`analysis.label.${v.label}`),
+      before: percent(v.before), after: percent(v.after),
+    });
+    const chief = v.chief ? ` ${t('analysis.chief', { player: t(`player.${v.player}`) })}` : '';
+    return `${said}${chief} ${t('analysis.better', { best: v.best })}`;
+  }
+
   function renderSide() {
     if (!game) {
       replace(side);
       return;
     }
-    const list = historyList({ events: game.events, selected: steps[cur], live: false, onSelect: (i) => go(steps.indexOf(i)) });
+    const list = historyList({
+      events: game.events, selected: reviewing ?? steps[cur], live: false, verdicts,
+      onSelect: (i) => (isMarked(verdicts.get(i)) ? review(i) : go(steps.indexOf(i))),
+    });
     // The players as they stood at the position shown, not as the game ended.
     const idx = steps[cur];
     const ev = idx >= 0 ? game.events[idx] : null;
     const shown = gameAt(game, ev ? ev.dpn : game.start, cur === steps.length - 1);
+    if (game.status === 'finished') {
+      if (!reviewSlot.firstChild) reviewSlot.append(analysis.element);
+      analysis.render();
+    }
     replace(side,
       shown.result ? gameOverCard(shown, null, []) : null,
       playersPanel(shown, null),
@@ -233,6 +324,7 @@ export function mount(main, { id }) {
 
   return {
     unmount() {
+      analysis.stop();
       document.removeEventListener('keydown', onKey);
       if (timer) clearInterval(timer);
       if (socket) socket.close();

@@ -6,6 +6,7 @@ import { t } from './i18n.js';
 import { narrate } from './narrate.js';
 import { armySwatch } from './pieces.js';
 import { isPositionEvent } from './model.js';
+import { SIGNS } from './review/verdicts.js';
 
 /**
  * @param {object} o
@@ -13,8 +14,10 @@ import { isPositionEvent } from './model.js';
  * @param {number} o.selected   index of the event whose position is shown; -1 for the start
  * @param {boolean} o.live      the shown position is the current one
  * @param {(index: number) => void} o.onSelect
+ * @param {Map<number, {label: string}>} [o.verdicts]  the engine's verdict on turns, by event
+ *   index (the replay of an analysed game): inaccuracies, mistakes and blunders are marked
  */
-export function historyList({ events, selected, live, onSelect }) {
+export function historyList({ events, selected, live, onSelect, verdicts }) {
   const list = h('ol', { class: 'history', 'aria-label': t('game.turns') });
   list.append(h('li', { class: 'history-row start' },
     h('button', {
@@ -41,10 +44,25 @@ export function historyList({ events, selected, live, onSelect }) {
       },
       h('span', { class: 'num', text: ev.kind === 'turn' ? String(ev.number) : '·' }),
       who ? armySwatch(who, 12) : h('span', { class: 'swatch-gap' }),
-      h('code', { class: 'notation', text: label }),
+      judged(h('code', { class: 'notation', text: label }), verdicts && verdicts.get(i)),
       h('span', { class: 'sentence', text: sentence }))));
   });
   return list;
+}
+
+/**
+ * A turn's notation, followed by the sign of the engine's verdict when it judged the turn an
+ * inaccuracy (?!), a mistake (?) or a blunder (??), with its word for screen readers.
+ * @param {HTMLElement} notation
+ * @param {{label: string} | undefined} verdict
+ */
+function judged(notation, verdict) {
+  if (!verdict || !(verdict.label in SIGNS)) return notation;
+  const label = /** @type {keyof typeof SIGNS} */ (verdict.label);
+  return h('span', { class: 'judged' }, notation,
+    h('span', { class: `judge judge-${label}`, title: t(`analysis.label.${label}`) },
+      h('span', { 'aria-hidden': 'true', text: SIGNS[label] }),
+      h('span', { class: 'visually-hidden', text: ` (${t(`analysis.label.${label}`)})` })));
 }
 
 /**

@@ -9,10 +9,11 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use uuid::Uuid;
 
+use crate::analysis::AnalysisError;
 use crate::game::GameError;
 use crate::protocol::http::{ErrorBody, ErrorDetail};
 use crate::store::StoreError;
-use crate::table::{AdminError, ClaimError};
+use crate::table::{AdminError, ClaimError, HintRefusal};
 
 /// An HTTP API failure (PROTOCOL §1).
 #[derive(Debug, thiserror::Error)]
@@ -41,6 +42,15 @@ pub enum AppError {
     /// 409: the game has started; what was asked is for before the start.
     #[error("{0}")]
     Started(String),
+    /// 409: what was asked is for a finished game (an analysis).
+    #[error("{0}")]
+    NotFinished(String),
+    /// 409: what was asked is for the seat to move (a hint).
+    #[error("{0}")]
+    NotYourTurn(String),
+    /// 403: the game does not allow hints (PROTOCOL §2.4).
+    #[error("{0}")]
+    HintsOff(String),
     /// 422: the imported record is not a valid game.
     #[error("{0}")]
     InvalidRecord(String),
@@ -51,6 +61,15 @@ pub enum AppError {
     /// 503: the server cannot take this now (database down, too many games, shutting down).
     #[error("{0}")]
     Unavailable(String),
+    /// 503: the server is busy with this kind of work; it may be asked again after
+    /// `retry_after` (a full queue of analyses).
+    #[error("{message}")]
+    Busy {
+        /// For people.
+        message: String,
+        /// How long until it is worth asking again.
+        retry_after: Duration,
+    },
     /// 429: this client asked for too much; it may try again after `retry_after`.
     #[error("{message}")]
     RateLimited {
@@ -76,9 +95,12 @@ impl AppError {
             AppError::SeatTaken(_) => "seat_taken",
             AppError::NoOpenSeat(_) => "no_open_seat",
             AppError::Started(_) => "started",
+            AppError::NotFinished(_) => "not_finished",
+            AppError::NotYourTurn(_) => "not_your_turn",
+            AppError::HintsOff(_) => "hints_off",
             AppError::InvalidRecord(_) => "invalid_record",
             AppError::Illegal(_) => "illegal",
-            AppError::Unavailable(_) => "unavailable",
+            AppError::Unavailable(_) | AppError::Busy { .. } => "unavailable",
             AppError::RateLimited { .. } => "rate_limited",
             AppError::Internal => "internal",
         }
@@ -92,11 +114,14 @@ impl AppError {
             AppError::BadToken => StatusCode::FORBIDDEN,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            AppError::SeatTaken(_) | AppError::NoOpenSeat(_) | AppError::Started(_) => {
-                StatusCode::CONFLICT
-            }
+            AppError::SeatTaken(_)
+            | AppError::NoOpenSeat(_)
+            | AppError::Started(_)
+            | AppError::NotFinished(_)
+            | AppError::NotYourTurn(_) => StatusCode::CONFLICT,
+            AppError::HintsOff(_) => StatusCode::FORBIDDEN,
             AppError::InvalidRecord(_) | AppError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Unavailable(_) | AppError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             AppError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -164,6 +189,30 @@ impl From<AdminError> for AppError {
     }
 }
 
+impl From<HintRefusal> for AppError {
+    fn from(e: HintRefusal) -> AppError {
+        match e {
+            HintRefusal::BadToken => AppError::BadToken,
+            HintRefusal::NotLive | HintRefusal::NotYourTurn => AppError::NotYourTurn(e.to_string()),
+            HintRefusal::Off => AppError::HintsOff(e.to_string()),
+        }
+    }
+}
+
+impl From<AnalysisError> for AppError {
+    fn from(e: AnalysisError) -> AppError {
+        match e {
+            AnalysisError::NoGame(id) => AppError::no_game(id),
+            AnalysisError::NotFinished(_) => AppError::NotFinished(e.to_string()),
+            AnalysisError::Busy(retry_after) => AppError::Busy {
+                message: e.to_string(),
+                retry_after,
+            },
+            AnalysisError::Store(e) => e.into(),
+        }
+    }
+}
+
 impl From<StoreError> for AppError {
     fn from(e: StoreError) -> AppError {
         // The database's words stay in the log.
@@ -181,7 +230,8 @@ impl IntoResponse for AppError {
             },
         };
         let mut response = (self.status(), Json(body)).into_response();
-        if let AppError::RateLimited { retry_after, .. } = &self
+        if let AppError::RateLimited { retry_after, .. } | AppError::Busy { retry_after, .. } =
+            &self
             && let Ok(value) = HeaderValue::from_str(&retry_after.as_secs().to_string())
         {
             response.headers_mut().insert(header::RETRY_AFTER, value);

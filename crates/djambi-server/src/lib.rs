@@ -5,6 +5,7 @@
 //! to the database (SQLite or Postgres, through sqlx), and only then tells everyone.
 //!
 //! - [`config`]: flags and environment;
+//! - [`analysis`]: the engine's analysis of finished games, computed once and stored;
 //! - [`http`]: the JSON API, health, metrics and the static browser client;
 //! - [`ws`]: the socket layer (parses client frames, filters what each connection sees);
 //! - [`table`]: the pure domain of one live game (state, decisions, events, typed refusals);
@@ -19,6 +20,7 @@
 //! `main.rs` is thin: [`Config`] → tracing → [`AppState::new`] (store, migrations, restoring
 //! unfinished games) → [`serve`].
 
+pub mod analysis;
 pub mod clock;
 pub mod cluster;
 pub mod config;
@@ -51,6 +53,7 @@ use tower_http::trace::TraceLayer;
 pub use config::{Config, LogFormat};
 pub use error::AppError;
 
+use crate::analysis::Analyses;
 use crate::cluster::{ClusterConfig, ClusterError, ClusterSite};
 use crate::game::bots::BotPool;
 use crate::game::{LocalSite, Registry, Site};
@@ -97,6 +100,8 @@ pub struct AppState {
     pub conns: Arc<ConnTracker>,
     /// Rebuilds pages of game history off the actors.
     pub history: Arc<History>,
+    /// The engine's analyses of finished games.
+    pub analyses: Arc<Analyses>,
     /// With several nodes (`--nats`), this node's place among them (the registry reaches it
     /// as its site; operations and tests through this).
     pub cluster: Option<Arc<ClusterSite>>,
@@ -158,6 +163,11 @@ impl AppState {
             first_conn,
         ));
         let conns = ConnTracker::new(config.net.conn_limits(), metrics.clone());
+        let analyses = Analyses::new(
+            store.clone(),
+            registry.bots().clone(),
+            config.analysis.settings(),
+        );
         Ok(AppState {
             config: Arc::new(config),
             store,
@@ -167,6 +177,7 @@ impl AppState {
             budgets,
             conns,
             history: Arc::new(History::new(history_threads())),
+            analyses,
             cluster: node,
             push,
         })

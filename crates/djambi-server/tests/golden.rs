@@ -3,7 +3,7 @@
 //! theirs). Run with `DJAMBI_BLESS=1` to rewrite the files after a deliberate change, then
 //! review the diff and update docs/PROTOCOL.md.
 
-use std::path::PathBuf;
+mod common;
 
 use djambi_core::{Army, GameRecord, Position, Rules};
 use djambi_engine::Level;
@@ -24,34 +24,11 @@ use djambi_server::token::TokenHash;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
+use common::golden::{check, golden_dir};
+
 /// Four chiefs walled in by their militants: short legal-turn lists.
 const SMALL: &str = "CrMr5MbCb/MrMr5MbMb/9/9/9/9/9/MgMg5MyMy/CgMg5MyCy r rbyg - 0 - 0 1";
 const ID: &str = "6f1c2a3e-0d4b-4c5e-9f60-7a8b9c0d1e2f";
-
-fn golden_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
-}
-
-/// Compares `value` with `tests/golden/{name}.json` (or writes it when blessing).
-fn check(name: &str, value: Value, failures: &mut Vec<String>) {
-    let path = golden_dir().join(format!("{name}.json"));
-    if std::env::var("DJAMBI_BLESS").as_deref() == Ok("1") {
-        std::fs::create_dir_all(golden_dir()).unwrap();
-        let text = serde_json::to_string_pretty(&value).unwrap() + "\n";
-        std::fs::write(&path, text).unwrap();
-        return;
-    }
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        failures.push(format!("{name}: missing {}", path.display()));
-        return;
-    };
-    let golden: Value = serde_json::from_str(&text).unwrap();
-    if golden != value {
-        failures.push(format!(
-            "{name}: serialisation differs from its golden file\n  golden: {golden}\n  actual: {value}"
-        ));
-    }
-}
 
 fn to_value<T: serde::Serialize>(t: &T) -> Value {
     serde_json::to_value(t).unwrap()

@@ -23,7 +23,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("table", &["clock", "token"]),
     ("protocol", &["clock", "token", "table"]),
     ("net", &["metrics"]),
-    ("config", &["net", "store", "game"]),
+    ("config", &["net", "store", "game", "analysis"]),
     ("store", &["clock", "token", "metrics", "table"]),
     (
         "game",
@@ -31,6 +31,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "clock", "token", "metrics", "net", "table", "protocol", "store",
         ],
     ),
+    ("analysis", &["clock", "table", "protocol", "store", "game"]),
     (
         "cluster",
         &[
@@ -43,12 +44,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "clock", "token", "metrics", "net", "config", "table", "store", "game",
         ],
     ),
-    ("error", &["table", "protocol", "store", "game"]),
+    ("error", &["table", "protocol", "store", "game", "analysis"]),
     (
         "http",
         &[
             "clock", "token", "metrics", "net", "config", "table", "protocol", "store", "game",
-            "error", "puzzles", "push",
+            "error", "puzzles", "analysis", "push",
         ],
     ),
     (
@@ -113,6 +114,10 @@ const FORBIDDEN_CRATES: &[(&str, &[&str])] = &[
     (
         "store",
         &["axum", "async_nats", "hyper", "tower", "tower_http"],
+    ),
+    (
+        "analysis",
+        &["axum", "sqlx", "async_nats", "hyper", "tower", "tower_http"],
     ),
 ];
 

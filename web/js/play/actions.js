@@ -1,5 +1,5 @@
 // The game page's actions panel: resign, offer a draw, take back one's last turn; the player's
-// settings (confirm each turn, the turn chime, notifications); the rules and clock in force; and
+// settings (confirm each turn, the turn chime, notifications); the rules, clock and hints in force; and
 // the links to the replay, the record and the spectators' link.
 
 import { h, toast, copyText } from '../dom.js';
@@ -48,7 +48,10 @@ export function actionsContent(c) {
         type: 'button', class: 'btn takeback-ask', disabled: !c.online, text: t('takeback.ask'), onclick: () => c.command('takeback'),
       }) : null) : null,
     alive ? settings(c) : null,
-    h('p', { class: 'muted small rules-line', text: [rulesSummary(g.rules), clockSummary(g)].filter(Boolean).join(' · ') }),
+    h('p', {
+      class: 'muted small rules-line',
+      text: [rulesSummary(g.rules), clockSummary(g), g.settings && g.settings.hints ? t('game.hints_on') : ''].filter(Boolean).join(' · '),
+    }),
     h('div', { class: 'action-row links' },
       h('a', { class: 'btn btn-ghost btn-small', href: `/game/${c.id}/replay`, text: t('game.replay') }),
       h('a', { class: 'btn btn-ghost btn-small', href: recordUrl(c.id), download: `djambi-${c.id}.json`, text: t('game.download') }),

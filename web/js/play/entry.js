@@ -29,6 +29,7 @@ const CONFIRM_KEY = 'djambi.confirm';
  * @property {() => {event: any | null, turns: import('../board.js').TurnMark[]}} recap  the turns
  *   since our last one: their marks, and the one whose position is shown while others wait
  * @property {() => void} skipRecap  shows the waiting turns at once (the person wants to play)
+ * @property {() => string[]} hint   the squares of the engine's suggestion for us, if shown
  */
 
 export class TurnEntry {
@@ -192,6 +193,7 @@ export class TurnEntry {
     const marks = {
       last: recap.turns.length ? [] : touchedSquares(lastEv),
       turns: entering ? [] : recap.turns,
+      hint: entering ? [] : this.c.hint(),
       dim: orphanedArmies(pos),
       hostage: hostageArmy(pos),
     };

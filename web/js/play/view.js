@@ -1,5 +1,5 @@
 // What the game page shows: its layout, the parts it is made of — the board with the turn entry
-// (entry.js), the recap of the others' turns (recapview.js), the chat and the turn list (tabs on
+// (entry.js) and its hint (hint.js), the recap of the others' turns (recapview.js), the chat and the turn list (tabs on
 // a narrow screen: sidetabs.js), the clocks (clocks.js) — and the drawing of its panels from the
 // page's state: the head, the banner (banner.js), the players, the actions (actions.js) and the
 // turn list (history.js). It redraws what time alone changes, and chimes when our turn comes.
@@ -21,6 +21,7 @@ import { chime, notifyIfHidden, titleAlertOn, unlockAudioOnGesture } from './ale
 import { awayFor, voteTarget } from './table.js';
 import { RecapView } from './recapview.js';
 import { SideTabs } from './sidetabs.js';
+import { HintRow } from './hint.js';
 
 /** A seat counts as away on the page after this long without a connection (reloads are quicker). */
 const AWAY_SHOWN_MS = 10_000;
@@ -83,6 +84,15 @@ export class GameView {
       sendMove: (turn) => commands.move(turn),
       recap: () => this.recap.view(),
       skipRecap: () => this.recap.skip(),
+      hint: () => this.hint.squares(),
+    });
+    this.hint = new HintRow({
+      id: state.id, game: () => state.game, me, token: () => (state.seat ? state.seat.token : null),
+      myTurn: () => state.myTurn(), online: () => state.online(),
+      redraw: () => {
+        this.entry.renderBoard();
+        this.hint.render();
+      },
     });
     this.chat = new ChatPanel({
       me,
@@ -96,7 +106,7 @@ export class GameView {
     this.tabs = new SideTabs({ turns: this.historyBox, chat: this.chat.element, onShow: () => this.chat.seen() });
     this.root.append(this.head,
       h('div', { class: 'game-layout' },
-        h('div', { class: 'board-col' }, this.banner, boardFrame, prompt, this.recap.list, this.live, this.recap.log),
+        h('div', { class: 'board-col' }, this.banner, boardFrame, prompt, this.hint.element, this.recap.list, this.live, this.recap.log),
         h('div', { class: 'side-col' }, this.players, this.actions, this.tabs.element, this.historyBox, this.chat.element)));
     main.append(this.root);
     this.ticker = new ClockTicker(this.root, () => state.game, () => state.offset, () => this.onSecond());
@@ -235,7 +245,9 @@ export class GameView {
 
   /** The line under the board. */
   renderPrompt() {
-    if (!this.state.fatal) this.entry.renderPrompt();
+    if (this.state.fatal) return;
+    this.entry.renderPrompt();
+    this.hint.render();
   }
 
   /** The players, with who is away and their clocks. */

@@ -19,9 +19,11 @@
 //! what it is: 1 for its winner, `1/m` for each of m players sharing a draw, 0 for everyone
 //! else; a forced win or loss the search found is 1 or 0; a player out of the game has 0.
 
-use djambi_core::{Outcome, Player, Position};
+use djambi_core::{Army, Outcome, Player, Position};
 
-use crate::eval::{SHARE_SCALE, WIN_THRESHOLD};
+use crate::engine::Engine;
+use crate::eval::{SHARE_SCALE, WIN_THRESHOLD, share};
+use crate::time::Limits;
 
 /// How sharply a lead in share becomes a chance of winning: the power `k` above. Fitted by
 /// maximum likelihood (`examples/chance_fit.rs`) on every position of 200 seeded games, each
@@ -69,11 +71,86 @@ pub fn chance_from_share(share: f64, living: usize) -> f64 {
     (w / (w + others)).clamp(0.0, 1.0)
 }
 
+/// Every player's chance of winning in `pos` (indexed by army, 0 for an army that is not a
+/// player in the game), when `mover`'s chance there is `mover_chance` (an analysis's `after`):
+/// each other living player's own chance is searched within `limits` (the Paranoid search from
+/// its point of view, [`Engine::value`]), and they share what is left, `1 − mover_chance`, in
+/// proportion to those chances. So the chances of a game going on add up to 1 (unless the
+/// search finds every other player lost) and `mover`'s is exactly the one given. A finished
+/// game is what it is; a player out of the game has 0.
+pub fn searched_chances(
+    engine: &mut Engine,
+    pos: &Position,
+    mover: Player,
+    mover_chance: f64,
+    limits: &Limits,
+) -> [f64; 4] {
+    share_out(pos, mover, mover_chance, |p| {
+        let score = engine.value(pos, p, limits);
+        chance(pos, p, score)
+    })
+}
+
+/// Every player's chance of winning in `pos` by the static evaluation alone (no search): each
+/// living player's sharpened share over all of theirs (Luce's model for all the players at
+/// once). The four-player start gives each 0.25.
+pub fn static_chances(pos: &Position) -> [f64; 4] {
+    if pos.is_game_over() {
+        return Army::ALL.map(|p| chance(pos, p, 0));
+    }
+    let weights = Army::ALL.map(|p| static_weight(pos, p));
+    let total: f64 = weights.iter().sum();
+    weights.map(|w| if total > 0.0 { w / total } else { 0.0 })
+}
+
+/// A living player's sharpened static share (`share^k`); 0 for a player out of the game.
+fn static_weight(pos: &Position, p: Player) -> f64 {
+    if !pos.is_alive(p) {
+        return 0.0;
+    }
+    (f64::from(share(pos, p)) / f64::from(SHARE_SCALE)).powf(SHARPNESS)
+}
+
+/// `mover_chance` for `mover`, and `1 − mover_chance` shared by the other living players in
+/// proportion to `weight`; a finished game's outcome as it is.
+fn share_out(
+    pos: &Position,
+    mover: Player,
+    mover_chance: f64,
+    mut weight: impl FnMut(Player) -> f64,
+) -> [f64; 4] {
+    if pos.is_game_over() {
+        return Army::ALL.map(|p| chance(pos, p, 0));
+    }
+    let mover_chance = if pos.is_alive(mover) && !mover_chance.is_nan() {
+        mover_chance.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let weights = Army::ALL.map(|p| {
+        if p == mover || !pos.is_alive(p) {
+            0.0
+        } else {
+            weight(p).max(0.0)
+        }
+    });
+    let total: f64 = weights.iter().sum();
+    let mut out = weights.map(|w| {
+        if total > 0.0 {
+            (1.0 - mover_chance) * w / total
+        } else {
+            0.0
+        }
+    });
+    out[mover.index()] = mover_chance;
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{WIN, share};
-    use djambi_core::{Army, Rules};
+    use crate::eval::WIN;
+    use djambi_core::Rules;
 
     fn pos(dpn: &str) -> Position {
         Position::from_dpn(dpn, Rules::default()).unwrap()
@@ -140,5 +217,45 @@ mod tests {
         // Blue is out in a game still going on.
         let out = pos("Cr8/9/9/9/9/9/9/9/8Cy y r-y- r 0 - 0 9");
         assert_eq!(chance(&out, Army::Blue, SHARE_SCALE), 0.0);
+    }
+
+    #[test]
+    fn every_players_chance_adds_up_and_keeps_the_movers() {
+        let start = Position::new();
+        let fair = static_chances(&start);
+        for c in fair {
+            assert!((c - 0.25).abs() < 1e-9, "{fair:?}");
+        }
+        let even = share_out(&start, Army::Blue, 0.4, |_| 0.3);
+        assert_eq!(even[Army::Blue.index()], 0.4);
+        assert!((even.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{even:?}");
+        for p in [Army::Red, Army::Yellow, Army::Green] {
+            assert!((even[p.index()] - 0.2).abs() < 1e-9, "{even:?}");
+        }
+        // A lone red chief against blue's whole army: blue has what red has not.
+        let lonely = pos("Cr5MbRbCb/6MbDbAb/6NbMbMb/9/9/9/9/9/9 b rb-- - 0 - 0 5");
+        let mut engine = Engine::new(crate::EngineConfig {
+            tt_bytes: 1 << 20,
+            seed: 1,
+        });
+        let c = searched_chances(&mut engine, &lonely, Army::Red, 0.25, &Limits::nodes(500));
+        assert_eq!((c[0], c[2], c[3]), (0.25, 0.0, 0.0));
+        assert!((c[1] - 0.75).abs() < 1e-12, "{c:?}");
+        let s = static_chances(&lonely);
+        assert!(s[0] < 0.5 && (s[0] + s[1] - 1.0).abs() < 1e-9, "{s:?}");
+        // The others' searched chances share the rest in their proportions.
+        let c = searched_chances(&mut engine, &start, Army::Red, 0.1, &Limits::nodes(500));
+        assert_eq!(c[0], 0.1);
+        assert!((c.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{c:?}");
+        // Finished: the outcome; a mover out of the game has nothing.
+        let won = pos("Cr8/9/9/9/9/9/9/9/9 - r--- r 0 - 0 9");
+        assert_eq!(
+            share_out(&won, Army::Blue, 0.7, |_| 1.0),
+            [1.0, 0.0, 0.0, 0.0]
+        );
+        let out = pos("Cr8/9/9/9/9/9/9/9/8Cy y r-y- r 0 - 0 9");
+        let c = share_out(&out, Army::Blue, 0.7, |_| 0.5);
+        assert_eq!(c[Army::Blue.index()], 0.0);
+        assert!((c.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{c:?}");
     }
 }

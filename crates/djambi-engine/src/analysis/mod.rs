@@ -26,7 +26,7 @@ mod chance;
 mod chief;
 mod label;
 
-pub use chance::{SHARPNESS, chance, chance_from_share};
+pub use chance::{SHARPNESS, chance, chance_from_share, searched_chances, static_chances};
 pub use chief::{chief_blunder, exposes_chief};
 pub use label::{BEST_DROP, GOOD_DROP, INACCURACY_DROP, Label, MISTAKE_DROP, ParseLabelError};
 

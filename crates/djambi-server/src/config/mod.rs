@@ -11,7 +11,8 @@ mod parts;
 mod push;
 
 pub use parts::{
-    BotFlags, BudgetFlags, ClusterFlags, GameFlags, NetFlags, SocketFlags, StoreFlags,
+    AnalysisFlags, BotFlags, BudgetFlags, ClusterFlags, GameFlags, NetFlags, SocketFlags,
+    StoreFlags,
 };
 pub use push::PushFlags;
 
@@ -69,6 +70,10 @@ pub struct Config {
     /// The bots' threads (`game::bots`).
     #[command(flatten)]
     pub bots: BotFlags,
+
+    /// Post-game analysis (`analysis`).
+    #[command(flatten)]
+    pub analysis: AnalysisFlags,
 
     /// Several nodes (`cluster`, docs/SCALING.md).
     #[command(flatten)]

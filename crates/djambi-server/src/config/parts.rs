@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 
+use crate::analysis::AnalysisSettings;
 use crate::game::{Limits, RegistryLimits};
 use crate::net::budget::{Allowance, BudgetConfig};
 use crate::net::{ConnLimits, TrustedProxies};
@@ -116,6 +117,15 @@ pub struct BudgetFlags {
     /// Engine hints one address may ask for per minute, after its burst.
     #[arg(long, env = "DJAMBI_HINT_PER_MINUTE", default_value_t = 20)]
     pub hint_per_minute: u32,
+
+    /// Units of analysis requests one address may spend at once: a request costs 1, one that
+    /// starts an analysis 10 (then `--analysis-per-minute`).
+    #[arg(long, env = "DJAMBI_ANALYSIS_BURST", default_value_t = 60)]
+    pub analysis_burst: u32,
+
+    /// Units of analysis requests one address may spend per minute, after its burst.
+    #[arg(long, env = "DJAMBI_ANALYSIS_PER_MINUTE", default_value_t = 60)]
+    pub analysis_per_minute: u32,
 }
 
 /// Each WebSocket connection (`ws`).
@@ -236,6 +246,27 @@ pub struct BotFlags {
     pub bot_hash_mb: usize,
 }
 
+/// Post-game analysis (`analysis`), on the bots' threads.
+#[derive(Clone, Debug, Args)]
+pub struct AnalysisFlags {
+    /// Milliseconds each of the analysis's searches takes (one or two per turn).
+    #[arg(long, env = "DJAMBI_ANALYSIS_MOVETIME_MS", default_value_t = 100)]
+    pub analysis_movetime_ms: u64,
+
+    /// A node budget for each of the analysis's searches instead of the move time: the same
+    /// game then gets the same analysis on any machine (tests use a small one).
+    #[arg(long, env = "DJAMBI_ANALYSIS_NODES")]
+    pub analysis_nodes: Option<u64>,
+
+    /// Most analyses waiting or running at once; more are refused (`unavailable`, retry).
+    #[arg(long, env = "DJAMBI_ANALYSIS_QUEUE", default_value_t = 16)]
+    pub analysis_queue: usize,
+
+    /// Most analyses running at once (each on one bot thread at a time, below every bot).
+    #[arg(long, env = "DJAMBI_ANALYSIS_CONCURRENCY", default_value_t = 1)]
+    pub analysis_concurrency: usize,
+}
+
 /// Several nodes (`cluster`, docs/SCALING.md).
 #[derive(Clone, Debug, Args)]
 pub struct ClusterFlags {
@@ -295,6 +326,7 @@ impl BudgetFlags {
             history: allowance(self.history_burst, self.history_per_minute),
             positions: allowance(self.positions_burst, self.positions_per_minute),
             hint: allowance(self.hint_burst, self.hint_per_minute),
+            analysis: allowance(self.analysis_burst, self.analysis_per_minute),
         }
     }
 
@@ -308,6 +340,7 @@ impl BudgetFlags {
             &mut self.history_burst,
             &mut self.positions_burst,
             &mut self.hint_burst,
+            &mut self.analysis_burst,
         ] {
             *burst = u32::MAX / 2;
         }
@@ -319,6 +352,7 @@ impl BudgetFlags {
             &mut self.history_per_minute,
             &mut self.positions_per_minute,
             &mut self.hint_per_minute,
+            &mut self.analysis_per_minute,
         ] {
             *rate = u32::MAX / 2;
         }
@@ -393,6 +427,18 @@ impl BotFlags {
     /// Each bot thread's transposition table, in bytes.
     pub fn hash_bytes(&self) -> usize {
         self.bot_hash_mb.saturating_mul(1 << 20)
+    }
+}
+
+impl AnalysisFlags {
+    /// How analyses run.
+    pub fn settings(&self) -> AnalysisSettings {
+        AnalysisSettings {
+            movetime: Duration::from_millis(self.analysis_movetime_ms.max(1)),
+            nodes: self.analysis_nodes.map(|n| n.max(1)),
+            queue: self.analysis_queue.max(1),
+            concurrent: self.analysis_concurrency.max(1),
+        }
     }
 }
 

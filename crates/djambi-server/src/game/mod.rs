@@ -36,4 +36,4 @@ pub use registry::{
 };
 pub use site::{LocalSite, Site, Taken, Tenancy, Whereabouts};
 pub use viewer::{Viewer, node_of};
-pub use vocabulary::{Answer, Call, Entry, Gone, JoinError, JoinRequest, Reply};
+pub use vocabulary::{Answer, Call, Entry, Gone, HintAsk, JoinError, JoinRequest, Reply};

@@ -4,13 +4,13 @@
 //! value over the cluster (serde) and answers the same way. Adding a command is a variant here,
 //! its handling in the actor, and its edge.
 
-use djambi_core::Player;
+use djambi_core::{Player, Rules};
 use serde::{Deserialize, Serialize};
 
 use super::outbound::{Outbound, Text};
 use super::viewer::Viewer;
 use crate::protocol::http::ClaimedSeat;
-use crate::table::{Action, AdminAnswer, AdminError, AdminWhat, ClaimError};
+use crate::table::{Action, AdminAnswer, AdminError, AdminWhat, ClaimError, HintRefusal};
 
 /// A request to a game.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -69,6 +69,11 @@ pub enum Call {
         /// The limit.
         before: i64,
     },
+    /// A seat asks what to think about for a hint ("show a good turn"), with its token.
+    Hint {
+        /// The seat token.
+        token: String,
+    },
 }
 
 /// A game's answer to a [`Call`].
@@ -90,6 +95,8 @@ pub enum Answer {
     Seat(Option<Player>),
     /// Whether the game expired.
     Expired(bool),
+    /// A hint's position, or why the seat may not have one.
+    Hint(Result<HintAsk, HintRefusal>),
     /// Done (nothing to say).
     Done,
 }
@@ -140,6 +147,22 @@ pub struct Reply {
     pub accepted: bool,
     /// The JSON text.
     pub text: Text,
+}
+
+/// What the engine is to think about for a seat's hint: the position (the game's own ruleset)
+/// and the seat to move, at the game's version `v`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HintAsk {
+    /// The position, DPN.
+    pub position: String,
+    /// The game's ruleset.
+    pub rules: Rules,
+    /// The seat to move, which asked.
+    pub player: Player,
+    /// The game's version.
+    pub v: u64,
+    /// The engine's seed (the game's bots' seed for this turn).
+    pub seed: u64,
 }
 
 /// The game's actor is gone (the game was unloaded, its node stopped or died, or it is being

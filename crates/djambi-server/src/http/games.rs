@@ -63,6 +63,7 @@ async fn create(
         min_per_turn,
         body.players_chat_public,
     )?;
+    new.settings.hints = body.hints;
     // A seat handed over on a timeout gets a bot like the table's others, unless named.
     if body.takeover_level.is_none()
         && let Some(level) = table_level(new.bots.values().copied())

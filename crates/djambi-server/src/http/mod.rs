@@ -1,8 +1,10 @@
 //! The HTTP API (PROTOCOL §2). Each feature owns a small router, merged here; handlers return
 //! `Result<_, AppError>`, so every failure has the one JSON error shape.
 
+mod analysis;
 mod games;
 mod health;
+mod hint;
 mod history;
 mod metrics;
 mod pages;
@@ -33,7 +35,9 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(seats::router())
         .merge(records::router())
         .merge(history::router())
+        .merge(analysis::router())
         .merge(positions::router())
+        .merge(hint::router())
         .merge(puzzles::router())
         .merge(push::router())
         .merge(health::router())

@@ -21,8 +21,8 @@ use crate::protocol::{EffectsView, LegalView};
 /// The largest body these routes read: a position and a turn are far smaller.
 pub(super) const MAX_BODY: usize = 4 * 1024;
 
-/// How long the engine thinks about a hint: a fixed, modest effort.
-const HINT_MOVETIME: Duration = Duration::from_millis(500);
+/// How long the engine thinks about a hint (here and in games): a fixed, modest effort.
+pub(super) const HINT_MOVETIME: Duration = Duration::from_millis(500);
 
 /// The hint's engine seed: the same position gets the same hint while the engine is not rushed.
 const HINT_SEED: u64 = 0x1e55_0a5d;

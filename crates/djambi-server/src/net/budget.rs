@@ -1,7 +1,7 @@
 //! Per-address budgets: token buckets (GCRA, from the `governor` crate) keyed by the client's
 //! [`IpKey`], for the things a stranger could otherwise do without end — creating and importing
-//! games, opening WebSockets, asking for catch-ups, guessing seat tokens, and asking about
-//! positions and the engine's hints. Each budget has a
+//! games, opening WebSockets, asking for catch-ups, guessing seat tokens, asking about
+//! positions and the engine's hints, and asking for analyses of finished games. Each budget has a
 //! burst (what one client may do at once) and a refill rate; spending past it is refused with
 //! `rate_limited` (HTTP 429 with `Retry-After`).
 
@@ -108,6 +108,8 @@ pub struct BudgetConfig {
     pub positions: Allowance,
     /// Engine hints ("show a good turn"), each a bot's think on the server.
     pub hint: Allowance,
+    /// Units of analysis requests (a request 1, one that starts an analysis more).
+    pub analysis: Allowance,
 }
 
 /// Every per-address budget of the server.
@@ -126,6 +128,8 @@ pub struct Budgets {
     pub positions: Budget,
     /// Engine hints.
     pub hint: Budget,
+    /// Analysis requests.
+    pub analysis: Budget,
     /// Addresses that spent their wrong-token budget, until when: no token of theirs is even
     /// looked at meanwhile, so guessing cannot go on at any speed.
     blocked: Mutex<HashMap<IpKey, Instant>>,
@@ -142,6 +146,7 @@ impl Budgets {
             history: Budget::new(config.history),
             positions: Budget::new(config.positions),
             hint: Budget::new(config.hint),
+            analysis: Budget::new(config.analysis),
             blocked: Mutex::new(HashMap::new()),
         }
     }
@@ -181,6 +186,7 @@ impl Budgets {
             &self.history,
             &self.positions,
             &self.hint,
+            &self.analysis,
         ] {
             budget.forget_idle();
         }

@@ -61,6 +61,10 @@ pub struct CreateGame {
     /// The level of a bot that takes over a seat (timeouts, votes; default `medium`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub takeover_level: Option<BotLevel>,
+    /// Whether every seat may ask the engine for a good turn (default false: only a seat
+    /// playing against bots alone may); shown to everyone in the game's settings.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
 }
 
 /// The answer to creating or importing a game: the only time seat tokens are shown.

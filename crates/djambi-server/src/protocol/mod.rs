@@ -4,11 +4,15 @@
 //! - [`client`]: what a browser sends on the socket;
 //! - [`server`]: what the server sends on the socket (snapshots, versioned events, acks, errors,
 //!   chat, presence);
-//! - [`http`]: the JSON bodies of the HTTP API.
+//! - [`http`]: the JSON bodies of the HTTP API;
+//! - [`analysis`]: the engine's analysis of a finished game, as the API answers it;
+//! - [`hint`]: a hint in a game ("show a good turn").
 
+pub mod analysis;
 pub mod client;
 mod effect;
 mod event;
+pub mod hint;
 pub mod http;
 mod legal;
 pub mod lifecycle;

@@ -37,6 +37,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         include_str!("../../../../migrations/sqlite/0005_listed_rematch.sql"),
     ),
     (
+        6,
+        "analysis",
+        include_str!("../../../../migrations/sqlite/0006_analysis.sql"),
+    ),
+    (
         7,
         "push",
         include_str!("../../../../migrations/sqlite/0007_push.sql"),
@@ -74,6 +79,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         6,
         "listed_rematch",
         include_str!("../../../../migrations/postgres/0006_listed_rematch.sql"),
+    ),
+    (
+        7,
+        "analysis",
+        include_str!("../../../../migrations/postgres/0007_analysis.sql"),
     ),
     (
         8,

@@ -7,6 +7,7 @@
 //! transaction committed. With several nodes, a command's writes carry the [`Fence`] of its
 //! game's ownership, checked in the same transaction ([`fence`]).
 
+mod analysis;
 mod connect_error;
 mod event;
 mod fence;
@@ -32,6 +33,7 @@ use crate::table::{
 };
 use crate::token::TokenHash;
 
+pub use analysis::StoredAnalysis;
 pub use event::{StoredKind, letters, parse_letters};
 pub use fence::Fence;
 pub(crate) use rows::game_id;

@@ -1,8 +1,8 @@
 //! The pure domain of one live game: its state and how events change it ([`GameState`],
 //! [`GameState::apply`]), what a command becomes ([`decide`]: an event, or a typed
 //! [`Refusal`]) and what follows by itself ([`consequences`]), checkpoints and rollback, the
-//! event kinds of the log, seats, names and chat text, clocks, votes, takebacks, rematches and
-//! how bots behave at the table.
+//! event kinds of the log, seats, names and chat text, clocks, votes, takebacks, rematches, who
+//! may be shown a good turn, and how bots behave at the table.
 //!
 //! It knows nothing of where it runs: no async runtime, no HTTP or WebSocket types, no database,
 //! no message broker, and none of the server's edges (`store`, `protocol`, `http`, `ws`,
@@ -16,6 +16,7 @@ mod chat;
 mod claim;
 pub mod decide;
 mod event;
+mod hint;
 mod refusal;
 mod rematch;
 mod seat;
@@ -31,6 +32,7 @@ pub use chat::{ChatLine, ChatSight, may_see};
 pub use claim::Claim;
 pub use decide::{Action, AtTable, agreed_draw, bot_answer, consequences, decide, timeout};
 pub use event::{BotReason, CancelReason, Event, EventKind, VoteAction};
+pub use hint::HintRefusal;
 pub use refusal::{AdminError, ClaimError, Refusal};
 pub use rematch::{Rematch, rotation};
 pub use seat::{Role, Seat};

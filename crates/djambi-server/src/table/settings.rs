@@ -1,7 +1,7 @@
 //! A game's options beyond the ruleset, chosen at its creation and stored with it: the clock,
-//! what a timeout does, the level of the bots that take seats over, how long bots think, and
-//! whether spectators read the players' chat. Their serde form is the one the API and the
-//! database use.
+//! what a timeout does, the level of the bots that take seats over, how long bots think,
+//! whether spectators read the players' chat, and whether hints are allowed. Their serde form
+//! is the one the API and the database use.
 
 use std::fmt;
 
@@ -78,6 +78,11 @@ pub struct Settings {
     /// table); left out when true.
     #[serde(default = "yes", skip_serializing_if = "is_yes")]
     pub players_chat_public: bool,
+    /// Whether every seat may ask the engine for a good turn ("show a good turn"), set by the
+    /// creator and shown to everyone; left out when false. Without it, only a seat whose every
+    /// living opponent is a bot may ask (`table::hint`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
 }
 
 /// Serde's default for a flag that is on unless said.
@@ -98,6 +103,7 @@ impl Default for Settings {
             takeover_level: BotLevel(Level::Medium),
             bot_movetime_ms: 1000,
             players_chat_public: true,
+            hints: false,
         }
     }
 }

@@ -4,6 +4,7 @@
 #![allow(dead_code, missing_docs)]
 
 pub mod cluster;
+pub mod golden;
 mod http;
 mod ws;
 
@@ -266,6 +267,14 @@ pub fn assert_api_error(status: u16, body: &Value, expected_status: u16, code: &
     assert_eq!(body["error"]["code"], code, "{body}");
     assert!(body["error"]["message"].is_string(), "{body}");
     assert_eq!(body.as_object().unwrap().len(), 1, "{body}");
+}
+
+/// A refusal for a spent budget: `429 rate_limited` in the one error shape, with `Retry-After`
+/// (from [`http_full`]'s or [`http_with`]'s status, head and body).
+pub fn assert_rate_limited(status: u16, head: &str, body: &str) {
+    let body: Value = serde_json::from_str(body).unwrap_or(Value::String(body.to_string()));
+    assert_api_error(status, &body, 429, "rate_limited");
+    assert!(head.to_ascii_lowercase().contains("retry-after:"), "{head}");
 }
 
 pub async fn post_json(addr: SocketAddr, path: &str, body: &Value) -> (u16, Value) {

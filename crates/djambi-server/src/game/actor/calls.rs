@@ -1,14 +1,16 @@
 //! The calls of the game's vocabulary, each handled by the actor: joins and leaves, commands,
-//! syncs, claims, snapshots, records, the creator's actions and expiry.
+//! syncs, claims, snapshots, records, the creator's actions, expiry and hints.
 
 use super::{Actor, encode};
 use crate::clock::now_ms;
 use crate::game::handle::Response;
 use crate::game::outbound::{Audience, CloseReason, Outbound, Seq};
 use crate::game::viewer::Viewer;
-use crate::game::vocabulary::{Answer, Call, Reply};
+use crate::game::vocabulary::{Answer, Call, HintAsk, Reply};
 use crate::protocol::{ErrorCode, ServerMessage};
-use crate::table::{Action, CancelReason, ChatSight, EventKind, GameStatus, Refusal, Role};
+use crate::table::{
+    Action, CancelReason, ChatSight, EventKind, GameStatus, HintRefusal, Refusal, Role,
+};
 use crate::token::TokenHash;
 
 impl Actor {
@@ -53,6 +55,7 @@ impl Actor {
             Call::Admin { token, what } => Answer::Admin(self.admin(&token, what).await),
             Call::Seat { token } => Answer::Seat(self.state.seat_of_token(&TokenHash::of(&token))),
             Call::Expire { before } => Answer::Expired(self.expire(before).await),
+            Call::Hint { token } => Answer::Hint(self.hint(&token)),
         };
         Some(Response {
             answer,
@@ -126,6 +129,23 @@ impl Actor {
         let (mut out, _) = self.catch_up(viewer, since);
         out.push(self.presence_message());
         out
+    }
+
+    /// What the engine is to think about for the hint of the seat whose token is `token`.
+    fn hint(&self, token: &str) -> Result<HintAsk, HintRefusal> {
+        let player = self
+            .state
+            .seat_of_token(&TokenHash::of(token))
+            .ok_or(HintRefusal::BadToken)?;
+        self.state.may_hint(player)?;
+        let pos = self.state.position();
+        Ok(HintAsk {
+            position: pos.to_dpn(),
+            rules: pos.rules(),
+            player,
+            v: self.state.v,
+            seed: self.state.turn_seed(),
+        })
     }
 
     /// Cancels the game if it waits for players and nobody touched it since `before` (ms).

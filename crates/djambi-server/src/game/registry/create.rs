@@ -163,6 +163,7 @@ impl NewGame {
             takeover_level: takeover_level.unwrap_or(defaults.takeover_level),
             bot_movetime_ms: movetime,
             players_chat_public,
+            hints: false,
         })
     }
 }

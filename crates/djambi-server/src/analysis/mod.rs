@@ -1,0 +1,243 @@
+//! Post-game analysis (`GET /api/games/{id}/analysis`): the engine judges every turn of a
+//! finished game, once, and the result is stored with the game.
+//!
+//! - **Once.** A stored analysis is read, never computed again (a restart keeps it). While one
+//!   waits or runs on this node, further requests see its progress instead of starting
+//!   another; with several nodes, two may compute the same game at once, and the store keeps
+//!   the first one written (insert-if-absent). A computation checks the store again before it
+//!   starts, so a request that raced the end of another's finds it done.
+//! - **Bounded.** At most [`AnalysisSettings::queue`] analyses wait or run on a node (more are
+//!   refused as busy, to be asked again later), [`AnalysisSettings::concurrent`] of them at
+//!   once, each turn a background job of the bot pool ([`BotPool::background`]): live games'
+//!   bots and hints always go first, and never wait for an analysis.
+//! - **Effort.** Every search has [`AnalysisSettings::movetime`] (or a node budget instead,
+//!   [`AnalysisSettings::nodes`], for an analysis the same on any machine); a game of 40 turns
+//!   takes about 40 × one or two move times of an idle bot thread.
+
+mod run;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::Semaphore;
+use uuid::Uuid;
+
+use crate::clock::now_ms;
+use crate::game::bots::BotPool;
+use crate::protocol::analysis::{AnalysisProgress, AnalysisStatus};
+use crate::store::{Store, StoreError, StoredAnalysis, StoredGame};
+use crate::table::GameStatus;
+
+/// How long a client refused for a full queue is told to wait.
+pub const BUSY_RETRY: Duration = Duration::from_secs(30);
+
+/// How analyses run.
+#[derive(Clone, Copy, Debug)]
+pub struct AnalysisSettings {
+    /// Each search's move time (unless `nodes` is given).
+    pub movetime: Duration,
+    /// A node budget for each search instead of the move time: a repeatable analysis.
+    pub nodes: Option<u64>,
+    /// Most analyses waiting or running at once on this node.
+    pub queue: usize,
+    /// Most analyses running at once.
+    pub concurrent: usize,
+}
+
+/// Why an analysis cannot be given or started.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    /// No such game.
+    #[error("no game {0}")]
+    NoGame(Uuid),
+    /// The game is not finished (only finished games are analysed).
+    #[error("the game is {}: only a finished game is analysed", .0.as_str())]
+    NotFinished(GameStatus),
+    /// As many analyses wait as allowed; ask again after this long.
+    #[error("the server is busy with other analyses; try again later")]
+    Busy(Duration),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// An analysis: stored, or on its way.
+#[derive(Clone, Debug)]
+pub enum Status {
+    /// Done: the stored analysis.
+    Done(StoredAnalysis),
+    /// Waiting or running (or, from [`Analyses::peek`], not started).
+    InProgress(AnalysisProgress),
+}
+
+/// An analysis waiting or running on this node.
+#[derive(Default)]
+struct Job {
+    /// Whether it runs (else it waits for a slot).
+    running: AtomicBool,
+    /// Turns judged.
+    done: AtomicU32,
+    /// Turns to judge.
+    total: AtomicU32,
+}
+
+/// The analyses of this node: the stored ones, and those on their way.
+pub struct Analyses {
+    store: Store,
+    bots: Arc<BotPool>,
+    settings: AnalysisSettings,
+    jobs: Mutex<HashMap<Uuid, Arc<Job>>>,
+    slots: Arc<Semaphore>,
+    computed: AtomicU64,
+}
+
+impl Analyses {
+    /// The analyses of games in `store`, thought on `bots`.
+    pub fn new(store: Store, bots: Arc<BotPool>, settings: AnalysisSettings) -> Arc<Analyses> {
+        Arc::new(Analyses {
+            store,
+            bots,
+            settings,
+            jobs: Mutex::new(HashMap::new()),
+            slots: Arc::new(Semaphore::new(settings.concurrent.max(1))),
+            computed: AtomicU64::new(0),
+        })
+    }
+
+    /// Game `id`'s analysis if it is stored or on its way here; none if neither.
+    pub async fn status(&self, id: Uuid) -> Result<Option<Status>, AnalysisError> {
+        if let Some(stored) = self.store.load_analysis(id).await? {
+            return Ok(Some(Status::Done(stored)));
+        }
+        Ok(self.progress(id).map(Status::InProgress))
+    }
+
+    /// Game `id`'s analysis if it is stored or on its way, else `not_started` for a finished
+    /// game; never starts one.
+    pub async fn peek(&self, id: Uuid) -> Result<Status, AnalysisError> {
+        if let Some(status) = self.status(id).await? {
+            return Ok(status);
+        }
+        match self.store.game_status(id).await? {
+            None => Err(AnalysisError::NoGame(id)),
+            Some(GameStatus::Finished) => Ok(Status::InProgress(AnalysisProgress {
+                status: AnalysisStatus::NotStarted,
+                game: id,
+                done: 0,
+                total: 0,
+            })),
+            Some(status) => Err(AnalysisError::NotFinished(status)),
+        }
+    }
+
+    /// Starts analysing game `id`, which must be finished; if it is already on its way, its
+    /// progress.
+    pub async fn start(self: &Arc<Self>, id: Uuid) -> Result<Status, AnalysisError> {
+        let stored = self
+            .store
+            .load_game(id, 0)
+            .await?
+            .ok_or(AnalysisError::NoGame(id))?;
+        let status = stored.row.summary.status;
+        if status != GameStatus::Finished {
+            return Err(AnalysisError::NotFinished(status));
+        }
+        let job = {
+            let mut jobs = self.jobs.lock().expect("analyses lock");
+            if let Some(job) = jobs.get(&id) {
+                return Ok(Status::InProgress(progress(id, job)));
+            }
+            if jobs.len() >= self.settings.queue.max(1) {
+                return Err(AnalysisError::Busy(BUSY_RETRY));
+            }
+            let job = Arc::new(Job::default());
+            jobs.insert(id, job.clone());
+            job
+        };
+        let progress = progress(id, &job);
+        let guard = JobGuard {
+            analyses: self.clone(),
+            id,
+        };
+        tokio::spawn(async move {
+            if let Err(e) = guard.analyses.compute(id, stored, &job).await {
+                tracing::warn!(game = %id, error = %e, "the analysis failed");
+            }
+            drop(guard);
+        });
+        Ok(Status::InProgress(progress))
+    }
+
+    /// How many analyses this node computed and stored since it started.
+    pub fn computed(&self) -> u64 {
+        self.computed.load(Ordering::Relaxed)
+    }
+
+    fn progress(&self, id: Uuid) -> Option<AnalysisProgress> {
+        let jobs = self.jobs.lock().expect("analyses lock");
+        jobs.get(&id).map(|job| progress(id, job))
+    }
+
+    /// Computes and stores game `id`'s analysis, when a slot is free.
+    async fn compute(&self, id: Uuid, stored: StoredGame, job: &Job) -> Result<(), AnalysisError> {
+        let Ok(_slot) = self.slots.clone().acquire_owned().await else {
+            return Ok(());
+        };
+        // Stored meanwhile (by a request that raced the end of another, or by another node).
+        if self.store.load_analysis(id).await?.is_some() {
+            return Ok(());
+        }
+        let state = tokio::task::spawn_blocking(move || stored.restore())
+            .await
+            .map_err(|_| StoreError::Corrupt(format!("game {id}: the replay panicked")))?
+            .map_err(|e| StoreError::Corrupt(format!("game {id}: {e}")))?;
+        job.total.store(state.turn_count(), Ordering::Relaxed);
+        job.running.store(true, Ordering::Relaxed);
+        let Some(view) = run::analyse(&self.bots, &state, &self.settings, &job.done).await else {
+            // The bot pool stopped: the server is shutting down.
+            return Ok(());
+        };
+        let analysis = StoredAnalysis {
+            movetime_ms: view.movetime_ms,
+            body: serde_json::to_string(&view).expect("an analysis serialises"),
+            created_at: now_ms(),
+        };
+        if self.store.save_analysis(id, &analysis).await? {
+            tracing::info!(game = %id, turns = view.turns.len(), "analysed");
+        }
+        self.computed.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+/// The progress of a job.
+fn progress(id: Uuid, job: &Job) -> AnalysisProgress {
+    let running = job.running.load(Ordering::Relaxed);
+    AnalysisProgress {
+        status: if running {
+            AnalysisStatus::Running
+        } else {
+            AnalysisStatus::Pending
+        },
+        game: id,
+        done: job.done.load(Ordering::Relaxed),
+        total: job.total.load(Ordering::Relaxed),
+    }
+}
+
+/// Forgets a job when its task ends, however it ends (a panic included), so the game can be
+/// asked for again: after its analysis is stored, or to try again after a failure.
+struct JobGuard {
+    analyses: Arc<Analyses>,
+    id: Uuid,
+}
+
+impl Drop for JobGuard {
+    fn drop(&mut self) {
+        if let Ok(mut jobs) = self.analyses.jobs.lock() {
+            jobs.remove(&self.id);
+        }
+    }
+}
