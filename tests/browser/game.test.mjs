@@ -8,7 +8,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, shotPath, api } from './harness.mjs';
+import { startServer, launchBrowser, shotPath, api, BROWSER_NOISE } from './harness.mjs';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -65,7 +65,7 @@ async function shoot(page, name, fullPage = false) {
 function collectErrors(page, errors, who) {
   page.on('pageerror', (e) => errors.push(`${who}: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource|WebSocket/.test(m.text())) errors.push(`${who}: ${m.text()}`);
+    if (m.type() === 'error' && !BROWSER_NOISE.test(m.text())) errors.push(`${who}: ${m.text()}`);
   });
 }
 

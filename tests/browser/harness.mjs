@@ -222,8 +222,15 @@ export function sharedServerAndBrowser() {
 }
 
 /**
- * A page in a context of its own whose script errors are collected (console errors about
- * resources and sockets aside): a test asserts `errors` is empty at its end.
+ * Console errors that are the browser's, not the page's: a resource or a socket that failed (the
+ * tests stop servers on purpose), and Chromium's notice that test contexts, being incognito, have
+ * no Push API (the page catches the refusal and says push failed; it cannot detect incognito).
+ */
+export const BROWSER_NOISE = /Failed to load resource|WebSocket|Push API in incognito mode/;
+
+/**
+ * A page in a context of its own whose script errors are collected (console errors that are
+ * the browser's noise aside, BROWSER_NOISE): a test asserts `errors` is empty at its end.
  * @param {import('playwright-core').Browser} browser @param {object} [options]  context options
  */
 export async function pageWithErrors(browser, options = {}) {
@@ -233,7 +240,7 @@ export async function pageWithErrors(browser, options = {}) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource|WebSocket/.test(m.text())) errors.push(m.text());
+    if (m.type() === 'error' && !BROWSER_NOISE.test(m.text())) errors.push(m.text());
   });
   return { context, page, errors };
 }

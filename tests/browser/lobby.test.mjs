@@ -6,7 +6,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, launchBrowserWith, shotPath, api, seriousViolations } from './harness.mjs';
+import { startServer, launchBrowser, launchBrowserWith, shotPath, api, seriousViolations, BROWSER_NOISE } from './harness.mjs';
 import { qrModules } from '../../web/js/qr.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
@@ -39,7 +39,7 @@ async function openPage(b, options = { viewport: DESKTOP }) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource|WebSocket/.test(m.text())) errors.push(m.text());
+    if (m.type() === 'error' && !BROWSER_NOISE.test(m.text())) errors.push(m.text());
   });
   return { context, page, errors };
 }

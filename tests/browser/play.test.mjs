@@ -8,7 +8,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, shotPath, api, seededRandom, waitForTurnOrEnd, playAnyTurn, seriousViolations } from './harness.mjs';
+import { startServer, launchBrowser, shotPath, api, seededRandom, waitForTurnOrEnd, playAnyTurn, seriousViolations, BROWSER_NOISE } from './harness.mjs';
 
 // A player away for 2 s may be voted on (120 s by default): every test here runs on this server.
 process.env.DJAMBI_ABSENT_GRACE_SECS = '2';
@@ -34,7 +34,7 @@ const DESKTOP = { width: 1280, height: 800 };
 function collectErrors(page, errors, who) {
   page.on('pageerror', (e) => errors.push(`${who}: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource|WebSocket/.test(m.text())) errors.push(`${who}: ${m.text()}`);
+    if (m.type() === 'error' && !BROWSER_NOISE.test(m.text())) errors.push(`${who}: ${m.text()}`);
   });
 }
 
