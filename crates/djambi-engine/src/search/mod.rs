@@ -14,6 +14,7 @@ pub(crate) mod ordering;
 pub(crate) mod paranoid;
 pub(crate) mod placement;
 pub(crate) mod rank;
+pub mod referee;
 
 use std::time::Instant;
 
