@@ -98,6 +98,8 @@ pub struct GameResult {
     pub last: String,
     /// Per seat: the number of turns played when it was eliminated (R2.5), if it was.
     pub eliminated_at: [Option<u32>; 4],
+    /// The turns played, in order (to replay a game that went wrong).
+    pub line: Vec<djambi_core::Turn>,
 }
 
 /// Plays one game to its end.
@@ -137,6 +139,7 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
         slowest: Default::default(),
         last: String::new(),
         eliminated_at: [None; 4],
+        line: Vec::new(),
     };
     while let Some(p) = pos.to_move() {
         let seat = p.index();
@@ -169,6 +172,7 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
         }
         let Some(turn) = turn else { break };
         pos.play(&turn).expect("bots play legal turns");
+        result.line.push(turn);
         result.turns += 1;
         let alive = pos.alive();
         for a in Army::ALL {
