@@ -16,8 +16,9 @@
 //! gets it; default 1000) or `--nodes N` (a node budget instead: deterministic games),
 //! `--turn-limit N` (default 60), `--seed S` (default 1), `--threads T` (default 1),
 //! `--hash MB` (per searching engine seat, default 16). AGENT is `random`, `beginner`, `easy`,
-//! `medium`, `hard` or `maxn2`. Game `i` uses seed `S + i` and puts the tested agent in seat
-//! `i mod 4`.
+//! `medium`, `hard`, `maxn2` or `referee` (the outside referee's Max-N-2 player). Game `i` uses seed `S + i` and puts the tested agent in seat
+//! `i mod 4`. `--from G` starts at game `G` (to replay one game: `--from G --games 1`); an
+//! elimination of the tested agent before turn 30 prints the game's turns.
 //!
 //! `--ladder A,B,C,…` (weakest first) plays, for each neighbouring pair, the stronger agent in
 //! one seat against three copies of the weaker (`B` vs 3 × `A`, `C` vs 3 × `B`, …), then one
@@ -38,6 +39,7 @@ use djambi_engine::arena::{
 
 struct Options {
     games: Vec<usize>,
+    from: usize,
     a: Agent,
     b: Agent,
     movetime: Option<Duration>,
@@ -54,6 +56,7 @@ struct Options {
 fn parse() -> Result<Options, String> {
     let mut o = Options {
         games: vec![40],
+        from: 0,
         a: Agent::Level(djambi_engine::Level::Hard),
         b: Agent::MaxN2,
         movetime: Some(Duration::from_millis(1000)),
@@ -87,6 +90,7 @@ fn parse() -> Result<Options, String> {
                     .map(|g| num(g).map(|g| g as usize))
                     .collect::<Result<_, _>>()?;
             }
+            "--from" => o.from = num(&value)? as usize,
             "--a" => o.a = value.parse()?,
             "--b" => o.b = value.parse()?,
             "--movetime" => o.movetime = Some(Duration::from_millis(num(&value)?)),
@@ -176,8 +180,8 @@ fn play_match(
         for _ in 0..o.threads {
             s.spawn(|| {
                 loop {
-                    let g = next.fetch_add(1, Ordering::Relaxed);
-                    if g >= games {
+                    let g = o.from + next.fetch_add(1, Ordering::Relaxed);
+                    if g >= o.from + games {
                         break;
                     }
                     let setup = GameSetup {
@@ -211,6 +215,10 @@ fn play_match(
                             String::new()
                         }
                     );
+                    if let Some(t) = r.eliminated_at[seat].filter(|t| *t < EARLY) {
+                        let line: Vec<String> = r.line.iter().map(|t| t.to_string()).collect();
+                        eprintln!("game {g:>4}: out at turn {t}: {}", line.join(" "));
+                    }
                 }
             });
         }
@@ -376,12 +384,17 @@ fn describe(o: &Outcome) -> String {
     }
 }
 
+/// An elimination before this many turns (all players' turns counted) is an early one: the
+/// opening traps the issue counts.
+const EARLY: u32 = 30;
+
 fn report(o: &Options, all: &[(usize, GameResult)], wall: Duration) {
     let n = all.len();
     let mut a_scores = Vec::with_capacity(n);
     let mut b_scores = Vec::with_capacity(n);
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let mut turns = 0u64;
+    let (mut out, mut out_early) = (0usize, 0usize);
     let mut a_slow = 0u64;
     let mut a_slowest = String::new();
     let (mut a_moves, mut a_time, mut a_max, mut a_depth) =
@@ -401,6 +414,10 @@ fn report(o: &Options, all: &[(usize, GameResult)], wall: Duration) {
             losses += 1;
         }
         turns += u64::from(r.turns);
+        if let Some(t) = r.eliminated_at[seat] {
+            out += 1;
+            out_early += usize::from(t < EARLY);
+        }
         for i in 0..4 {
             if i == seat {
                 a_moves += u64::from(r.moves[i]);
@@ -450,6 +467,11 @@ fn report(o: &Options, all: &[(usize, GameResult)], wall: Duration) {
         ms(a_time, a_moves),
         ms(a_max, 1),
         a_depth as f64 / a_moves.max(1) as f64
+    );
+    println!(
+        "{}: eliminated in {out} of {n} games, {out_early} of them before turn {EARLY} ({:.1} %)",
+        o.a,
+        100.0 * out_early as f64 / n.max(1) as f64
     );
     println!("{}: longest think in {a_slowest}", o.a);
     println!(

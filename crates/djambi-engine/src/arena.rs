@@ -15,6 +15,7 @@ use crate::engine::{Engine, EngineConfig};
 use crate::level::Level;
 use crate::rng::Rng;
 use crate::search::maxn::{MaxnScratch, maxn2};
+use crate::search::referee::{RefereeScratch, referee2};
 use crate::time::{Limits, process_budget};
 
 /// A player in the arena: a level of the engine, or the Max-N-2 baseline.
@@ -24,6 +25,8 @@ pub enum Agent {
     Level(Level),
     /// The Max-N-2 material baseline ([`crate::search::maxn`]).
     MaxN2,
+    /// The outside referee's Max-N-2 player ([`crate::search::referee`]).
+    Referee,
 }
 
 impl fmt::Display for Agent {
@@ -31,6 +34,7 @@ impl fmt::Display for Agent {
         match self {
             Agent::Level(l) => l.fmt(f),
             Agent::MaxN2 => f.write_str("maxn2"),
+            Agent::Referee => f.write_str("referee"),
         }
     }
 }
@@ -38,14 +42,16 @@ impl fmt::Display for Agent {
 impl FromStr for Agent {
     type Err = String;
 
-    /// `random`, `beginner`, `easy`, `medium`, `hard` or `maxn2`.
+    /// `random`, `beginner`, `easy`, `medium`, `hard`, `maxn2` or `referee`.
     fn from_str(s: &str) -> Result<Agent, String> {
-        if s == "maxn2" {
-            return Ok(Agent::MaxN2);
+        match s {
+            "maxn2" => return Ok(Agent::MaxN2),
+            "referee" => return Ok(Agent::Referee),
+            _ => {}
         }
         s.parse()
             .map(Agent::Level)
-            .map_err(|e| format!("{e} or maxn2"))
+            .map_err(|e| format!("{e}, maxn2 or referee"))
     }
 }
 
@@ -90,6 +96,10 @@ pub struct GameResult {
     pub slowest: [String; 4],
     /// The final position, in DPN (to look at a game that went wrong).
     pub last: String,
+    /// Per seat: the number of turns played when it was eliminated (R2.5), if it was.
+    pub eliminated_at: [Option<u32>; 4],
+    /// The turns played, in order (to replay a game that went wrong).
+    pub line: Vec<djambi_core::Turn>,
 }
 
 /// Plays one game to its end.
@@ -109,13 +119,14 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
                 tt_bytes: if searches(*level) { setup.tt_bytes } else { 0 },
                 seed: crate::rng::mix(setup.seed.wrapping_mul(8).wrapping_add(i as u64)),
             })),
-            Agent::MaxN2 => None,
+            Agent::MaxN2 | Agent::Referee => None,
         })
         .collect();
     let mut rngs: Vec<Rng> = (0..4)
         .map(|i| Rng::new(setup.seed ^ (0x5151 + i as u64)))
         .collect();
     let mut scratch = MaxnScratch::default();
+    let mut referee_scratch = RefereeScratch::default();
     let mut result = GameResult {
         scores: [0.0; 4],
         outcome: Outcome::Ongoing,
@@ -127,12 +138,15 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
         slow: [0; 4],
         slowest: Default::default(),
         last: String::new(),
+        eliminated_at: [None; 4],
+        line: Vec::new(),
     };
     while let Some(p) = pos.to_move() {
         let seat = p.index();
         let start = Instant::now();
         let turn = match setup.seats[seat] {
             Agent::MaxN2 => maxn2(&pos, &mut rngs[seat], &mut scratch),
+            Agent::Referee => referee2(&pos, &mut rngs[seat], &mut referee_scratch),
             Agent::Level(level) => {
                 let limits = Limits {
                     movetime: setup.movetime.map(|m| process_budget(m, Duration::ZERO)),
@@ -158,7 +172,15 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
         }
         let Some(turn) = turn else { break };
         pos.play(&turn).expect("bots play legal turns");
+        result.line.push(turn);
         result.turns += 1;
+        let alive = pos.alive();
+        for a in Army::ALL {
+            let out = &mut result.eliminated_at[a.index()];
+            if out.is_none() && !alive.contains(a) {
+                *out = Some(result.turns);
+            }
+        }
     }
     result.outcome = pos.outcome();
     result.last = pos.to_dpn();
@@ -232,6 +254,7 @@ mod tests {
     #[test]
     fn agents_parse_and_seats_rotate() {
         assert_eq!("maxn2".parse::<Agent>(), Ok(Agent::MaxN2));
+        assert_eq!("referee".parse::<Agent>(), Ok(Agent::Referee));
         assert_eq!("hard".parse::<Agent>(), Ok(Agent::Level(Level::Hard)));
         assert!("strong".parse::<Agent>().is_err());
         let s = rotated_seats(Agent::MaxN2, Agent::Level(Level::Easy), 6);

@@ -14,6 +14,7 @@ pub(crate) mod ordering;
 pub(crate) mod paranoid;
 pub(crate) mod placement;
 pub(crate) mod rank;
+pub mod referee;
 
 use std::time::Instant;
 
@@ -179,7 +180,7 @@ impl Searcher {
         let mut raw = std::mem::take(&mut self.raw[0]);
         pos.legal_turns_into(&mut raw);
         out.clear();
-        let ctx = PlaceCtx::new(pos);
+        let ctx = PlaceCtx::new(pos, None);
         reduce(pos, &ctx, &raw, PER_GROUP, |t| out.push((t, 0)));
         // The best-scoring placement of each group, if the representatives missed it.
         let mut i = 0;

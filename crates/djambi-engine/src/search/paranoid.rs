@@ -187,7 +187,7 @@ impl Searcher {
         let mut raw = std::mem::take(&mut self.raw[ply]);
         pos.legal_turns_into(&mut raw);
         out.clear();
-        let ctx = PlaceCtx::new(pos);
+        let ctx = PlaceCtx::new(pos, Some(self.root));
         let per_group = if kills_only { 1 } else { PER_GROUP };
         let ordering = &self.ordering;
         let wanted = |t: &Turn| !kills_only || victim(pos, t).is_some();

@@ -13,11 +13,15 @@
 //!   chief up as a target);
 //! - **home**: the mover's own start square, the natural "put it down where I was";
 //! - **far**: the square farthest from the mover's own chief (a displaced enemy piece, or a corpse
-//!   that must not wall in the mover's chief).
+//!   that must not wall in the mover's chief);
+//! - **threat**: for a piece an opponent of the searching player displaces, the square next to
+//!   that player's chief. Two opponents together can kill a chief this way (one's Diplomat sets a
+//!   third army's Militant down beside it, the third army kills it next turn): the classic
+//!   opening trap, which the search must see.
 //!
 //! Every turn kept is one of the position's legal turns, copied from the generator's list.
 
-use djambi_core::{Army, Controller, Position, Role, Square, Turn};
+use djambi_core::{Army, Controller, Player, Position, Role, Square, Turn};
 
 /// Per-node facts about squares, computed once per position.
 pub(crate) struct PlaceCtx {
@@ -25,17 +29,30 @@ pub(crate) struct PlaceCtx {
     encircle: [i8; 81],
     /// Distance (king moves) from the mover's nearest own chief; squares next to it are -1.
     far: [i8; 81],
+    /// Squares next to the searching player's chief (off the maze), when an opponent moves.
+    threat: [bool; 81],
+    /// The searching player, when it is not the mover (an opponent's node).
+    root: Option<Player>,
 }
 
 impl PlaceCtx {
-    pub(crate) fn new(pos: &Position) -> PlaceCtx {
+    /// The facts of `pos` for a search on behalf of `root` (`None`: nobody in particular).
+    pub(crate) fn new(pos: &Position, root: Option<Player>) -> PlaceCtx {
         let board = pos.board();
         let mover = pos.to_move();
+        let root = root.filter(|r| Some(*r) != mover);
         let mut ctx = PlaceCtx {
             encircle: [0; 81],
             far: [8; 81],
+            threat: [false; 81],
+            root,
         };
         let scan = crate::eval::material::scan(board);
+        if let Some(c) = root.and_then(|r| scan.chief[r.index()]) {
+            for n in c.neighbours() {
+                ctx.threat[n.index()] = !n.is_maze();
+            }
+        }
         if let Some(c) = mover.and_then(|m| scan.chief[m.index()]) {
             for sq in Square::ALL {
                 let d = sq
@@ -156,6 +173,12 @@ pub(crate) fn reduce_if(
             continue;
         }
         let mover_role = board[m.from].role();
+        // A piece the searching player does not control, set down by one of its opponents.
+        let hostile = ctx.root.is_some_and(|r| {
+            board[m.to]
+                .piece()
+                .is_some_and(|v| pos.control(v.army) != Controller::Player(r))
+        });
         let placed = match mover_role {
             Some(Role::Diplomat) => {
                 if board[m.to].role() == Some(Role::Chief) {
@@ -179,6 +202,7 @@ pub(crate) fn reduce_if(
                     i32::from(ctx.encircle[k]) * 16 + i32::from(ctx.far[k])
                 }
                 Placed::Chief if !p.is_maze() => trap(board, p),
+                Placed::Piece if hostile && ctx.threat[k] => 1,
                 _ => i32::MIN,
             };
             let scores = [
@@ -202,7 +226,7 @@ pub(crate) fn reduce_if(
         let order: [usize; 4] = match placed {
             Placed::Corpse => [0, 1, 2, 3],
             Placed::Chief => [0, 3, 2, 1],
-            Placed::Piece => [2, 1, 0, 3],
+            Placed::Piece => [0, 2, 1, 3],
         };
         let mut chosen: [Option<Square>; 4] = [None; 4];
         for c in order {
@@ -258,7 +282,7 @@ mod tests {
         .unwrap();
         let all = p.legal_turns();
         assert_eq!(all.len(), 1041);
-        let ctx = PlaceCtx::new(&p);
+        let ctx = PlaceCtx::new(&p, None);
         let mut kept = Vec::new();
         reduce(&p, &ctx, &all, 3, |t| kept.push(t));
         assert!(kept.len() < 200, "{}", kept.len());
