@@ -17,7 +17,9 @@
 //! `--turn-limit N` (default 60), `--seed S` (default 1), `--threads T` (default 1),
 //! `--hash MB` (per searching engine seat, default 16). AGENT is `random`, `beginner`, `easy`,
 //! `medium`, `hard`, `maxn2` or `referee` (the outside referee's Max-N-2 player). Game `i` uses seed `S + i` and puts the tested agent in seat
-//! `i mod 4`. `--from G` starts at game `G` (to replay one game: `--from G --games 1`); an
+//! `i mod 4`. `--b-nodes N` gives the three others a node budget of their own (with
+//! `--nodes`: the tested agent's; the time-scaling match is `--a hard --b hard --nodes 500000
+//! --b-nodes 125000`). `--from G` starts at game `G` (to replay one game: `--from G --games 1`); an
 //! elimination of the tested agent before turn 30 prints the game's turns.
 //!
 //! `--ladder A,B,C,…` (weakest first) plays, for each neighbouring pair, the stronger agent in
@@ -44,6 +46,8 @@ struct Options {
     b: Agent,
     movetime: Option<Duration>,
     nodes: Option<u64>,
+    /// The others' node budget, when it differs from the tested agent's (`--b-nodes`).
+    b_nodes: Option<u64>,
     turn_limit: u32,
     seed: u64,
     threads: usize,
@@ -61,6 +65,7 @@ fn parse() -> Result<Options, String> {
         b: Agent::MaxN2,
         movetime: Some(Duration::from_millis(1000)),
         nodes: None,
+        b_nodes: None,
         turn_limit: 60,
         seed: 1,
         threads: 1,
@@ -98,6 +103,7 @@ fn parse() -> Result<Options, String> {
                 o.nodes = Some(num(&value)?);
                 o.movetime = None;
             }
+            "--b-nodes" => o.b_nodes = Some(num(&value)?),
             "--turn-limit" => o.turn_limit = num(&value)?.max(1) as u32,
             "--seed" => o.seed = num(&value)?,
             "--threads" => o.threads = num(&value)?.max(1) as usize,
@@ -140,7 +146,10 @@ fn main() {
         }
     };
     let limit = match (o.movetime, o.nodes) {
-        (_, Some(n)) => format!("{n} nodes"),
+        (_, Some(n)) => match o.b_nodes {
+            Some(b) if b != n => format!("{n} nodes (the others {b})"),
+            _ => format!("{n} nodes"),
+        },
         (Some(m), None) => format!("movetime {} ms", m.as_millis()),
         (None, None) => "no limit".into(),
     };
@@ -184,10 +193,12 @@ fn play_match(
                     if g >= o.from + games {
                         break;
                     }
+                    let mut nodes = [o.b_nodes.or(o.nodes); 4];
+                    nodes[g % 4] = o.nodes;
                     let setup = GameSetup {
                         seats: rotated_seats(a, b, g),
                         movetime: o.movetime,
-                        nodes: o.nodes,
+                        nodes,
                         turn_limit: o.turn_limit,
                         seed: o.seed + g as u64,
                         tt_bytes: o.hash_mb << 20,

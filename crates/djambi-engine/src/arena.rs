@@ -63,8 +63,9 @@ pub struct GameSetup {
     /// The move time of the engine's levels, as the `djambi bot` command would get it: the
     /// search uses [`process_budget`] of it.
     pub movetime: Option<Duration>,
-    /// A node budget for the engine's levels instead (deterministic games).
-    pub nodes: Option<u64>,
+    /// A node budget for the engine's levels instead (deterministic games), per seat: a tested
+    /// agent may think longer than the others (the time-scaling match).
+    pub nodes: [Option<u64>; 4],
     /// The ruleset's `turn_limit` (R12.4).
     pub turn_limit: u32,
     /// The game's seed: each seat's engine and generator is seeded from it.
@@ -150,7 +151,7 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
             Agent::Level(level) => {
                 let limits = Limits {
                     movetime: setup.movetime.map(|m| process_budget(m, Duration::ZERO)),
-                    nodes: setup.nodes,
+                    nodes: setup.nodes[seat],
                     stop: None,
                 };
                 let engine = engines[seat].as_mut().expect("an engine seat");
@@ -298,7 +299,7 @@ mod tests {
                 Agent::Level(Level::Random),
             ],
             movetime: None,
-            nodes: Some(500),
+            nodes: [Some(500); 4],
             turn_limit: 10,
             seed: 3,
             tt_bytes: 1 << 16,
