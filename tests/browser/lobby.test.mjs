@@ -6,7 +6,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, launchBrowserWith, shotPath, api, seriousViolations, BROWSER_NOISE } from './harness.mjs';
+import { startServer, launchBrowser, launchBrowserWith, shotPath, api, seriousViolations, pageWithErrors } from './harness.mjs';
 import { qrModules } from '../../web/js/qr.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
@@ -32,16 +32,8 @@ const PHONE = { width: 390, height: 844 };
  * @param {import('playwright-core').Browser} b
  * @param {object} [options]  browser context options
  */
-async function openPage(b, options = { viewport: DESKTOP }) {
-  const context = await b.newContext(options);
-  const page = await context.newPage();
-  /** @type {string[]} */
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !BROWSER_NOISE.test(m.text())) errors.push(m.text());
-  });
-  return { context, page, errors };
+function openPage(b, options = { viewport: DESKTOP }) {
+  return pageWithErrors(b, options);
 }
 
 /** The game id of the creator's card. @param {import('playwright-core').Page} page */

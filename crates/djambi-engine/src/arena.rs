@@ -15,7 +15,7 @@ use crate::engine::{Engine, EngineConfig};
 use crate::level::Level;
 use crate::rng::Rng;
 use crate::search::maxn::{MaxnScratch, maxn2};
-use crate::search::referee::{RefereeScratch, referee2};
+use crate::search::referee::referee2;
 use crate::time::{Limits, process_budget};
 
 /// A player in the arena: a level of the engine, or the Max-N-2 baseline.
@@ -127,7 +127,6 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
         .map(|i| Rng::new(setup.seed ^ (0x5151 + i as u64)))
         .collect();
     let mut scratch = MaxnScratch::default();
-    let mut referee_scratch = RefereeScratch::default();
     let mut result = GameResult {
         scores: [0.0; 4],
         outcome: Outcome::Ongoing,
@@ -147,7 +146,7 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
         let start = Instant::now();
         let turn = match setup.seats[seat] {
             Agent::MaxN2 => maxn2(&pos, &mut rngs[seat], &mut scratch),
-            Agent::Referee => referee2(&pos, &mut rngs[seat], &mut referee_scratch),
+            Agent::Referee => referee2(&pos, &mut rngs[seat], &mut scratch),
             Agent::Level(level) => {
                 let limits = Limits {
                     movetime: setup.movetime.map(|m| process_budget(m, Duration::ZERO)),

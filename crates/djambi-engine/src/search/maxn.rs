@@ -39,7 +39,7 @@ pub fn material(pos: &Position) -> [i32; 4] {
     v
 }
 
-/// Reusable buffers for [`maxn2`].
+/// Reusable buffers for [`maxn2`] and the referee's player.
 #[derive(Default)]
 pub struct MaxnScratch {
     first: Vec<Turn>,
@@ -47,42 +47,74 @@ pub struct MaxnScratch {
     ties: Vec<Turn>,
 }
 
-/// The Max-N-2 choice for the player to move, or `None` when the game is over.
-pub fn maxn2(pos: &Position, rng: &mut Rng, scratch: &mut MaxnScratch) -> Option<Turn> {
-    let me = pos.to_move()?;
+/// How the next player chooses among its equally good replies, in [`two_ply`].
+#[derive(Clone, Copy)]
+pub(crate) enum ReplyTie {
+    /// The reply worst for the first player (a cautious assumption).
+    Cautious,
+    /// One of them uniformly at random (reservoir sampling with the player's generator).
+    Random,
+}
+
+/// Max^n over two plies with the value vector `value`: the player to move tries each of its
+/// legal turns; after each, the next player to move picks the reply of highest value for itself
+/// (ties as `tie` says); the turn of highest value for the first player after that reply (or
+/// after its own turn when the game is then over) is played, ties broken uniformly at random.
+pub(crate) fn two_ply(
+    pos: &Position,
+    rng: &mut Rng,
+    scratch: &mut MaxnScratch,
+    value: impl Fn(&Position) -> [i32; 4],
+    tie: ReplyTie,
+) -> Option<Turn> {
+    let me = pos.to_move()?.index();
     pos.legal_turns_into(&mut scratch.first);
     let mut best = i32::MIN;
     scratch.ties.clear();
     for t in &scratch.first {
         let mut child = *pos;
         child.play_unchecked(t);
-        let value = match child.to_move() {
-            None => material(&child)[me.index()],
+        let mine = match child.to_move() {
+            None => value(&child)[me],
             Some(q) => {
+                let q = q.index();
                 child.legal_turns_into(&mut scratch.second);
-                // Q's best own component; among those, the worst for P.
-                let mut reply = (i32::MIN, i32::MAX);
+                let (mut top, mut mine, mut count) = (i32::MIN, 0, 0usize);
                 for r in &scratch.second {
                     let mut grand = child;
                     grand.play_unchecked(r);
-                    let m = material(&grand);
-                    let key = (m[q.index()], m[me.index()]);
-                    if key.0 > reply.0 || (key.0 == reply.0 && key.1 < reply.1) {
-                        reply = key;
+                    let v = value(&grand);
+                    if v[q] > top {
+                        (top, mine, count) = (v[q], v[me], 1);
+                    } else if v[q] == top {
+                        count += 1;
+                        let replace = match tie {
+                            ReplyTie::Cautious => v[me] < mine,
+                            // The k-th tie replaces the kept one with probability 1/k.
+                            ReplyTie::Random => rng.below(count) == 0,
+                        };
+                        if replace {
+                            mine = v[me];
+                        }
                     }
                 }
-                reply.1
+                mine
             }
         };
-        if value > best {
-            best = value;
+        if mine > best {
+            best = mine;
             scratch.ties.clear();
         }
-        if value == best {
+        if mine == best {
             scratch.ties.push(*t);
         }
     }
     Some(scratch.ties[rng.below(scratch.ties.len())])
+}
+
+/// The Max-N-2 choice for the player to move, or `None` when the game is over.
+pub fn maxn2(pos: &Position, rng: &mut Rng, scratch: &mut MaxnScratch) -> Option<Turn> {
+    two_ply(pos, rng, scratch, material, ReplyTie::Cautious)
 }
 
 #[cfg(test)]

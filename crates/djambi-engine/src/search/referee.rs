@@ -18,6 +18,7 @@
 use djambi_core::{Army, Controller, Outcome, Position, Turn};
 
 use crate::rng::Rng;
+use crate::search::maxn::{MaxnScratch, ReplyTie, two_ply};
 
 /// The referee's piece values, indexed by `Role as usize`: Chief 300, Assassin 15, Reporter 18,
 /// Diplomat 10, Necromobile 10, Militant 5.
@@ -54,56 +55,9 @@ pub fn utility(pos: &Position) -> [i32; 4] {
     v.map(|x| 4 * x - sum)
 }
 
-/// Reusable buffers for [`referee2`].
-#[derive(Default)]
-pub struct RefereeScratch {
-    first: Vec<Turn>,
-    second: Vec<Turn>,
-    ties: Vec<Turn>,
-}
-
 /// The referee's Max-N-2 choice for the player to move, or `None` when the game is over.
-pub fn referee2(pos: &Position, rng: &mut Rng, scratch: &mut RefereeScratch) -> Option<Turn> {
-    let me = pos.to_move()?.index();
-    pos.legal_turns_into(&mut scratch.first);
-    let mut best = i32::MIN;
-    scratch.ties.clear();
-    for t in &scratch.first {
-        let mut child = *pos;
-        child.play_unchecked(t);
-        let value = match child.to_move() {
-            None => utility(&child)[me],
-            Some(q) => {
-                let q = q.index();
-                child.legal_turns_into(&mut scratch.second);
-                // Q's best own utility; among equally good replies, one at random (reservoir
-                // sampling: the k-th tie replaces the kept one with probability 1/k).
-                let (mut top, mut mine, mut count) = (i32::MIN, 0, 0usize);
-                for r in &scratch.second {
-                    let mut grand = child;
-                    grand.play_unchecked(r);
-                    let u = utility(&grand);
-                    if u[q] > top {
-                        (top, mine, count) = (u[q], u[me], 1);
-                    } else if u[q] == top {
-                        count += 1;
-                        if rng.below(count) == 0 {
-                            mine = u[me];
-                        }
-                    }
-                }
-                mine
-            }
-        };
-        if value > best {
-            best = value;
-            scratch.ties.clear();
-        }
-        if value == best {
-            scratch.ties.push(*t);
-        }
-    }
-    Some(scratch.ties[rng.below(scratch.ties.len())])
+pub fn referee2(pos: &Position, rng: &mut Rng, scratch: &mut MaxnScratch) -> Option<Turn> {
+    two_ply(pos, rng, scratch, utility, ReplyTie::Random)
 }
 
 #[cfg(test)]
@@ -117,7 +71,7 @@ mod tests {
         let t = referee2(
             &Position::new(),
             &mut Rng::new(1),
-            &mut RefereeScratch::default(),
+            &mut MaxnScratch::default(),
         );
         assert!(Position::new().is_legal(&t.unwrap()));
     }
@@ -132,7 +86,7 @@ mod tests {
         let sum: i32 = v.iter().sum();
         assert_eq!(u, v.map(|x| 4 * x - sum));
         for seed in 0..5 {
-            let t = referee2(&p, &mut Rng::new(seed), &mut RefereeScratch::default()).unwrap();
+            let t = referee2(&p, &mut Rng::new(seed), &mut MaxnScratch::default()).unwrap();
             let mut q = p;
             q.play(&t).unwrap();
             assert_eq!(q.outcome(), Outcome::Winner(Army::Red), "{t}");
