@@ -43,7 +43,7 @@ impl Level {
     }
 
     /// What the level does, in one line for people choosing an opponent: the English text the
-    /// lobby shows (`web/`'s `level_desc_*`; docs/ENGINE.md's ladder says how strong each one
+    /// lobby shows (`web/`'s `level_desc_*`; docs/ARENA.md's ladder says how strong each one
     /// measured).
     pub const fn summary(self) -> &'static str {
         match self {

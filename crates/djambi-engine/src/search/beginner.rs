@@ -11,7 +11,7 @@
 //!    gain less than an Assassin it chooses almost at random.
 //! 3. Three turns in ten ([`BEGINNER_RANDOM_PERCENT`]) are uniformly random.
 //!
-//! The arena (docs/ENGINE.md, "The ladder") tried noise 2 500 with 25 % random turns, 3 000
+//! The arena (docs/ARENA.md, "The ladder") tried noise 2 500 with 25 % random turns, 3 000
 //! with 30 % and 3 500 with 35 %: `easy` against three `beginner`s scored 0.39, 0.39 – 0.43 and
 //! 0.43 per game (1 000 games each), `beginner` against three `random`s 0.66, 0.63 – 0.65 and
 //! 0.62 — differences within the spread between seeds. Its edge over `random` comes mostly from
