@@ -14,9 +14,14 @@
 //! Options: `--games N` (default 40), `--a AGENT` (tested, default `hard`), `--b AGENT`
 //! (the three others, default `maxn2`), `--movetime MS` (engine levels, as `djambi bot`
 //! gets it; default 1000) or `--nodes N` (a node budget instead: deterministic games),
-//! `--turn-limit N` (default 60), `--seed S` (default 1), `--threads T` (default 1),
+//! `--turn-limit N` (default 60), `--seed S` (default 1), `--jobs T` (games played in parallel, default 1; `--threads` is
+//! the same),
 //! `--hash MB` (per searching engine seat, default 16). AGENT is `random`, `beginner`, `easy`,
-//! `medium`, `hard`, `maxn2` or `referee` (the outside referee's Max-N-2 player). Game `i` uses seed `S + i` and puts the tested agent in seat
+//! `medium`, `hard`, `maxn2`, `referee` (the outside referee's Max-N-2 player) or `brs`
+//! (Best-Reply Search+ over `hard`'s evaluation) or `mcts` (tree search with progressive bias;
+//! on the node budget, 100 000 without one) or `hard-old` (`hard` before it skipped depth 4).
+//! Game `i` uses seed `S + i` and puts the
+//! tested agent in seat
 //! `i mod 4`. `--b-nodes N` gives the three others a node budget of their own (with
 //! `--nodes`: the tested agent's; the time-scaling match is `--a hard --b hard --nodes 500000
 //! --b-nodes 125000`). `--from G` starts at game `G` (to replay one game: `--from G --games 1`); an
@@ -106,7 +111,7 @@ fn parse() -> Result<Options, String> {
             "--b-nodes" => o.b_nodes = Some(num(&value)?),
             "--turn-limit" => o.turn_limit = num(&value)?.max(1) as u32,
             "--seed" => o.seed = num(&value)?,
-            "--threads" => o.threads = num(&value)?.max(1) as usize,
+            "--threads" | "--jobs" => o.threads = num(&value)?.max(1) as usize,
             "--hash" => o.hash_mb = num(&value)? as usize,
             "--ladder" => {
                 let l = value

@@ -14,7 +14,9 @@ use djambi_core::{Army, Outcome, Position, Rules};
 use crate::engine::{Engine, EngineConfig};
 use crate::level::Level;
 use crate::rng::Rng;
+use crate::search::Style;
 use crate::search::maxn::{MaxnScratch, maxn2};
+use crate::search::mcts::Mcts;
 use crate::search::referee::referee2;
 use crate::time::{Limits, process_budget};
 
@@ -27,6 +29,15 @@ pub enum Agent {
     MaxN2,
     /// The outside referee's Max-N-2 player ([`crate::search::referee`]).
     Referee,
+    /// Best-Reply Search+ (Schadd & Winands 2011; Esser et al. 2013) over `hard`'s evaluation,
+    /// ordering and node budget: between two of its own turns one opponent searches all its
+    /// turns and the others play their first ordered turn.
+    Brs,
+    /// `hard` as it was before the fourth-ply skip (every depth searched; [`Style::EveryDepth`]).
+    HardOld,
+    /// Monte-Carlo Tree Search with progressive bias ([`crate::search::mcts`]), on the node
+    /// budget (100 000 positions when the match gives only a move time).
+    Mcts,
 }
 
 impl fmt::Display for Agent {
@@ -35,6 +46,9 @@ impl fmt::Display for Agent {
             Agent::Level(l) => l.fmt(f),
             Agent::MaxN2 => f.write_str("maxn2"),
             Agent::Referee => f.write_str("referee"),
+            Agent::Brs => f.write_str("brs"),
+            Agent::Mcts => f.write_str("mcts"),
+            Agent::HardOld => f.write_str("hard-old"),
         }
     }
 }
@@ -42,18 +56,25 @@ impl fmt::Display for Agent {
 impl FromStr for Agent {
     type Err = String;
 
-    /// `random`, `beginner`, `easy`, `medium`, `hard`, `maxn2` or `referee`.
+    /// `random`, `beginner`, `easy`, `medium`, `hard`, `maxn2`, `referee`, `brs`, `mcts` or
+    /// `hard-old`.
     fn from_str(s: &str) -> Result<Agent, String> {
         match s {
             "maxn2" => return Ok(Agent::MaxN2),
             "referee" => return Ok(Agent::Referee),
+            "brs" => return Ok(Agent::Brs),
+            "mcts" => return Ok(Agent::Mcts),
+            "hard-old" => return Ok(Agent::HardOld),
             _ => {}
         }
         s.parse()
             .map(Agent::Level)
-            .map_err(|e| format!("{e}, maxn2 or referee"))
+            .map_err(|e| format!("{e}, maxn2, referee, brs, mcts or hard-old"))
     }
 }
+
+/// The node budget of the `mcts` agent in a match timed by move time only.
+pub const MCTS_NODES: u64 = 100_000;
 
 /// How one game is played.
 #[derive(Clone, Debug)]
@@ -114,19 +135,35 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
         .seats
         .iter()
         .enumerate()
-        .map(|(i, a)| match a {
-            Agent::Level(level) => Some(Engine::new(EngineConfig {
-                // The one-ply levels never touch the table: do not zero megabytes for them.
-                tt_bytes: if searches(*level) { setup.tt_bytes } else { 0 },
-                seed: crate::rng::mix(setup.seed.wrapping_mul(8).wrapping_add(i as u64)),
-            })),
-            Agent::MaxN2 | Agent::Referee => None,
+        .map(|(i, a)| {
+            let seed = crate::rng::mix(setup.seed.wrapping_mul(8).wrapping_add(i as u64));
+            match a {
+                Agent::Level(level) => Some(Engine::new(EngineConfig {
+                    // The one-ply levels never touch the table: do not zero megabytes for them.
+                    tt_bytes: if searches(*level) { setup.tt_bytes } else { 0 },
+                    seed,
+                })),
+                Agent::Brs | Agent::HardOld => {
+                    let mut e = Engine::new(EngineConfig {
+                        tt_bytes: setup.tt_bytes,
+                        seed,
+                    });
+                    e.set_style(if *a == Agent::Brs {
+                        Style::BestReply
+                    } else {
+                        Style::EveryDepth
+                    });
+                    Some(e)
+                }
+                Agent::MaxN2 | Agent::Referee | Agent::Mcts => None,
+            }
         })
         .collect();
     let mut rngs: Vec<Rng> = (0..4)
         .map(|i| Rng::new(setup.seed ^ (0x5151 + i as u64)))
         .collect();
     let mut scratch = MaxnScratch::default();
+    let mut mcts = Mcts::default();
     let mut result = GameResult {
         scores: [0.0; 4],
         outcome: Outcome::Ongoing,
@@ -147,7 +184,12 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
         let turn = match setup.seats[seat] {
             Agent::MaxN2 => maxn2(&pos, &mut rngs[seat], &mut scratch),
             Agent::Referee => referee2(&pos, &mut rngs[seat], &mut scratch),
-            Agent::Level(level) => {
+            Agent::Mcts => mcts.choose(&pos, setup.nodes[seat].unwrap_or(MCTS_NODES)),
+            Agent::Level(_) | Agent::Brs | Agent::HardOld => {
+                let level = match setup.seats[seat] {
+                    Agent::Level(level) => level,
+                    _ => Level::Hard,
+                };
                 let limits = Limits {
                     movetime: setup.movetime.map(|m| process_budget(m, Duration::ZERO)),
                     nodes: setup.nodes[seat],
@@ -255,6 +297,10 @@ mod tests {
     fn agents_parse_and_seats_rotate() {
         assert_eq!("maxn2".parse::<Agent>(), Ok(Agent::MaxN2));
         assert_eq!("referee".parse::<Agent>(), Ok(Agent::Referee));
+        assert_eq!("brs".parse::<Agent>(), Ok(Agent::Brs));
+        assert_eq!(Agent::Brs.to_string(), "brs");
+        assert_eq!("mcts".parse::<Agent>(), Ok(Agent::Mcts));
+        assert_eq!("hard-old".parse::<Agent>(), Ok(Agent::HardOld));
         assert_eq!("hard".parse::<Agent>(), Ok(Agent::Level(Level::Hard)));
         assert!("strong".parse::<Agent>().is_err());
         let s = rotated_seats(Agent::MaxN2, Agent::Level(Level::Easy), 6);

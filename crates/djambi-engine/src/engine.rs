@@ -108,6 +108,12 @@ impl Engine {
         self.seed = seed;
     }
 
+    /// Makes `hard` and `medium` search in another style: the arena's `brs` and `hard-old`
+    /// opponents (issue 24), not levels.
+    pub(crate) fn set_style(&mut self, style: crate::search::Style) {
+        self.searcher.style = style;
+    }
+
     /// The seed of the next choices.
     pub fn seed(&self) -> u64 {
         self.seed

@@ -2,11 +2,13 @@
 //!
 //! Bots for Djambi over `djambi-core`: an evaluation ([`eval`]), a Paranoid alpha-beta search
 //! with iterative deepening, a transposition table and quiescence ([`search`]), time and node
-//! limits ([`time`]), five [`Level`]s, the Max-N-2 material baseline the arena measures them
-//! against ([`search::maxn`]), the arena itself ([`arena`]), post-game analysis
+//! limits ([`time`]), five [`Level`]s, the opponents the arena measures them against (the
+//! Max-N-2 players [`search::maxn`] and [`search::referee`], Best-Reply Search+ as a
+//! [`search::Style`], MCTS in [`search::mcts`]), the arena itself ([`arena`]), post-game analysis
 //! ([`analysis`]: each turn's chance of winning before and after, and a verdict), and puzzles
 //! ([`puzzle`]: positions of engine play with one clearly best turn, verified by the search).
-//! `docs/ENGINE.md` explains the design and BENCHMARKS.md the measured strength.
+//! `docs/ENGINE.md` explains the design, `docs/ARENA.md` how strength is measured and
+//! BENCHMARKS.md the figures.
 //!
 //! ```
 //! use djambi_core::Position;

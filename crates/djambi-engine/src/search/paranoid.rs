@@ -10,9 +10,9 @@
 use djambi_core::{Position, Turn};
 
 use crate::eval::{self, WIN, WIN_THRESHOLD};
-use crate::search::Searcher;
 use crate::search::ordering::pick_next;
 use crate::search::placement::{PlaceCtx, reduce_if, victim};
+use crate::search::{Searcher, Style};
 use crate::tt::Bound;
 use crate::zobrist::hash;
 
@@ -33,8 +33,22 @@ impl Searcher {
         pos: &Position,
         depth: i32,
         ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.node(pos, depth, ply, alpha, beta, false)
+    }
+
+    /// [`Searcher::search`]'s node. In [`Style::BestReply`], `branched` says whether an
+    /// opponent has already branched since the root player's last turn (BRS+).
+    fn node(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
         mut alpha: i32,
         mut beta: i32,
+        branched: bool,
     ) -> i32 {
         self.nodes += 1;
         if self.clock.should_stop(self.nodes) {
@@ -48,6 +62,10 @@ impl Searcher {
         }
         if depth <= 0 || ply + QDEPTH + 2 >= self.max_ply {
             return self.qsearch(pos, ply, alpha, beta, QDEPTH);
+        }
+        let maximizing = mover == self.root;
+        if self.style == Style::BestReply && !maximizing && branched {
+            return self.forced(pos, depth, ply, alpha, beta);
         }
         let key = hash(pos, self.root);
         let hit = self.tt.probe(key);
@@ -63,18 +81,35 @@ impl Searcher {
             }
         }
         let tt_move = hit.and_then(|h| h.mv);
-        let maximizing = mover == self.root;
         let mut list = std::mem::take(&mut self.moves[ply]);
         self.generate(pos, ply, tt_move, false, &mut list);
         let (alpha0, beta0) = (alpha, beta);
         let mut best = if maximizing { -INF } else { INF };
         let mut best_move = None;
+        if self.style == Style::BestReply && !maximizing && !list.is_empty() {
+            // BRS+: this opponent may leave the branching to a later one and play its first
+            // ordered turn, costing no depth.
+            pick_next(&mut list, 0);
+            let t = list[0].0;
+            let mut child = *pos;
+            child.play_unchecked(&t);
+            let s = self.node(&child, depth, ply + 1, alpha, beta, false);
+            if self.clock.stopped() {
+                self.moves[ply] = list;
+                return 0;
+            }
+            best = s;
+            beta = beta.min(s);
+        }
         for i in 0..list.len() {
+            if alpha >= beta {
+                break;
+            }
             pick_next(&mut list, i);
             let t = list[i].0;
             let mut child = *pos;
             child.play_unchecked(&t);
-            let s = self.search(&child, depth - 1, ply + 1, alpha, beta);
+            let s = self.node(&child, depth - 1, ply + 1, alpha, beta, !maximizing);
             if self.clock.stopped() {
                 self.moves[ply] = list;
                 return 0;
@@ -106,6 +141,25 @@ impl Searcher {
         self.tt
             .store(key, best_move, to_tt(best, ply), depth.min(63) as u8, bound);
         best
+    }
+
+    /// BRS+'s non-branching opponent: plays its first ordered turn, at no cost in depth.
+    fn forced(&mut self, pos: &Position, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        self.generate(pos, ply, None, false, &mut list);
+        let first = if list.is_empty() {
+            None
+        } else {
+            pick_next(&mut list, 0);
+            Some(list[0].0)
+        };
+        self.moves[ply] = list;
+        let Some(t) = first else {
+            return self.qsearch(pos, ply, alpha, beta, QDEPTH);
+        };
+        let mut child = *pos;
+        child.play_unchecked(&t);
+        self.node(&child, depth, ply + 1, alpha, beta, true)
     }
 
     /// Quiescence: the side to move may stand pat (take the static evaluation) or play a kill
