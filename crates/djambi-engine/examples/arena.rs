@@ -19,8 +19,7 @@
 //! `--hash MB` (per searching engine seat, default 16). AGENT is `random`, `beginner`, `easy`,
 //! `medium`, `hard`, `maxn2`, `referee` (the outside referee's Max-N-2 player) or `brs`
 //! (Best-Reply Search+ over `hard`'s evaluation) or `mcts` (tree search with progressive bias;
-//! on the node budget, 100 000 without one) or `hard-old` (`hard` before it skipped depth 4).
-//! Game `i` uses seed `S + i` and puts the
+//! on the node budget, 100 000 without one). Game `i` uses seed `S + i` and puts the
 //! tested agent in seat
 //! `i mod 4`. `--b-nodes N` gives the three others a node budget of their own (with
 //! `--nodes`: the tested agent's; the time-scaling match is `--a hard --b hard --nodes 500000

@@ -33,8 +33,6 @@ pub enum Agent {
     /// ordering and node budget: between two of its own turns one opponent searches all its
     /// turns and the others play their first ordered turn.
     Brs,
-    /// `hard` as it was before the fourth-ply skip (every depth searched; [`Style::EveryDepth`]).
-    HardOld,
     /// Monte-Carlo Tree Search with progressive bias ([`crate::search::mcts`]), on the node
     /// budget (100 000 positions when the match gives only a move time).
     Mcts,
@@ -48,7 +46,6 @@ impl fmt::Display for Agent {
             Agent::Referee => f.write_str("referee"),
             Agent::Brs => f.write_str("brs"),
             Agent::Mcts => f.write_str("mcts"),
-            Agent::HardOld => f.write_str("hard-old"),
         }
     }
 }
@@ -56,20 +53,18 @@ impl fmt::Display for Agent {
 impl FromStr for Agent {
     type Err = String;
 
-    /// `random`, `beginner`, `easy`, `medium`, `hard`, `maxn2`, `referee`, `brs`, `mcts` or
-    /// `hard-old`.
+    /// `random`, `beginner`, `easy`, `medium`, `hard`, `maxn2`, `referee`, `brs` or `mcts`.
     fn from_str(s: &str) -> Result<Agent, String> {
         match s {
             "maxn2" => return Ok(Agent::MaxN2),
             "referee" => return Ok(Agent::Referee),
             "brs" => return Ok(Agent::Brs),
             "mcts" => return Ok(Agent::Mcts),
-            "hard-old" => return Ok(Agent::HardOld),
             _ => {}
         }
         s.parse()
             .map(Agent::Level)
-            .map_err(|e| format!("{e}, maxn2, referee, brs, mcts or hard-old"))
+            .map_err(|e| format!("{e}, maxn2, referee, brs or mcts"))
     }
 }
 
@@ -143,16 +138,12 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
                     tt_bytes: if searches(*level) { setup.tt_bytes } else { 0 },
                     seed,
                 })),
-                Agent::Brs | Agent::HardOld => {
+                Agent::Brs => {
                     let mut e = Engine::new(EngineConfig {
                         tt_bytes: setup.tt_bytes,
                         seed,
                     });
-                    e.set_style(if *a == Agent::Brs {
-                        Style::BestReply
-                    } else {
-                        Style::EveryDepth
-                    });
+                    e.set_style(Style::BestReply);
                     Some(e)
                 }
                 Agent::MaxN2 | Agent::Referee | Agent::Mcts => None,
@@ -185,7 +176,7 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
             Agent::MaxN2 => maxn2(&pos, &mut rngs[seat], &mut scratch),
             Agent::Referee => referee2(&pos, &mut rngs[seat], &mut scratch),
             Agent::Mcts => mcts.choose(&pos, setup.nodes[seat].unwrap_or(MCTS_NODES)),
-            Agent::Level(_) | Agent::Brs | Agent::HardOld => {
+            Agent::Level(_) | Agent::Brs => {
                 let level = match setup.seats[seat] {
                     Agent::Level(level) => level,
                     _ => Level::Hard,
@@ -300,7 +291,6 @@ mod tests {
         assert_eq!("brs".parse::<Agent>(), Ok(Agent::Brs));
         assert_eq!(Agent::Brs.to_string(), "brs");
         assert_eq!("mcts".parse::<Agent>(), Ok(Agent::Mcts));
-        assert_eq!("hard-old".parse::<Agent>(), Ok(Agent::HardOld));
         assert_eq!("hard".parse::<Agent>(), Ok(Agent::Level(Level::Hard)));
         assert!("strong".parse::<Agent>().is_err());
         let s = rotated_seats(Agent::MaxN2, Agent::Level(Level::Easy), 6);

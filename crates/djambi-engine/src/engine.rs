@@ -108,8 +108,8 @@ impl Engine {
         self.seed = seed;
     }
 
-    /// Makes `hard` and `medium` search in another style: the arena's `brs` and `hard-old`
-    /// opponents (issue 24), not levels.
+    /// Makes `hard` and `medium` search in another style: the arena's `brs` opponent (issue
+    /// 24), not a level.
     pub(crate) fn set_style(&mut self, style: crate::search::Style) {
         self.searcher.style = style;
     }

@@ -39,25 +39,11 @@ const MAX_PLY: usize = MAX_DEPTH as usize + paranoid::QDEPTH + 4;
 /// Turns a buffer holds before it would grow (the largest positions seen have about 2 000).
 const BUFFER_TURNS: usize = 4096;
 
-/// Whether iterative deepening skips `depth` in `pos`: with four players alive, the depths
-/// whose last ply is the third opponent's and whose leaves are the root player's turns (4, 8,
-/// …). There the three opponents have all moved against the root player and it has no answer
-/// left; `hard` searching such depths lost to itself searching a quarter of the nodes (0.04 and
-/// 0.10 over 8 and 32 games, an equal player scores 0.25), and went on to depth 5 instead it
-/// scored 0.34 (docs/ENGINE.md "The fourth ply").
-pub(crate) fn skipped(pos: &Position, depth: i32) -> bool {
-    depth >= 4 && depth % 4 == 0 && pos.alive().len() == 4
-}
-
-/// The search's kind: `hard`'s, or one of the arena's other opponents (issue 24).
+/// The search's kind: `hard`'s, or the arena's Best-Reply Search+ opponent (issue 24).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Style {
-    /// `hard`: Paranoid, the depths `skipped` leaves out, and a turn lost against the
-    /// coalition answered by the shallower iteration's turn.
+    /// `hard`: Paranoid.
     Paranoid,
-    /// `hard` as it was before (every depth searched, a proven loss taken as found): the
-    /// arena's `hard-old`.
-    EveryDepth,
     /// Best-Reply Search+ (Schadd & Winands 2011; Esser et al. 2013): between two turns of
     /// the root player one opponent searches all its turns and the others play their first
     /// ordered turn. The arena's `brs`.
@@ -141,23 +127,10 @@ impl Searcher {
         };
         if root_moves.len() > 1 {
             for depth in 1..=max_depth.min(MAX_DEPTH) {
-                if self.style != Style::EveryDepth && skipped(pos, depth) {
-                    continue;
-                }
                 if depth > 1 && !self.clock.may_start_iteration(self.nodes) {
                     break;
                 }
                 let (iteration, complete) = self.root_iteration(pos, depth, &mut root_moves);
-                // Every turn lost against the three opponents together: a coalition the
-                // real game rarely sees. Keep the shallower iteration's turn, which still
-                // fights (docs/ENGINE.md, "Iterative deepening").
-                if self.style != Style::EveryDepth
-                    && best.depth > 0
-                    && best.score > -WIN_THRESHOLD
-                    && iteration.is_some_and(|(_, s)| s <= -WIN_THRESHOLD)
-                {
-                    break;
-                }
                 if let Some((t, s)) = iteration {
                     best = Outcome {
                         best: t,
@@ -334,38 +307,6 @@ impl Searcher {
 mod tests {
     use super::*;
     use djambi_core::Rules;
-
-    #[test]
-    fn depths_ending_on_the_roots_turn_are_skipped_with_four_players() {
-        let four = Position::new();
-        let skipped_depths: Vec<i32> = (1..=12).filter(|&d| skipped(&four, d)).collect();
-        assert_eq!(skipped_depths, [4, 8, 12]);
-        // Three players alive (green's chief gone): nothing is skipped.
-        let three =
-            Position::from_dpn("Cr8/9/9/9/9/9/9/9/Cb7Cy r rby- - 0 - 0 9", Rules::default())
-                .unwrap();
-        assert!((1..=12).all(|d| !skipped(&three, d)));
-    }
-
-    /// With the fourth ply skipped, a search that completes depth 3 goes on to depth 5; the
-    /// old style completes depth 4.
-    #[test]
-    fn hard_goes_from_depth_three_to_five() {
-        let p = Position::new();
-        let limits = Limits::nodes(400_000);
-        let mut depths = Vec::new();
-        for style in [Style::Paranoid, Style::EveryDepth] {
-            let mut s = Searcher::new(1 << 22);
-            s.style = style;
-            let out = s
-                .think(&p, &limits, MAX_DEPTH, Instant::now(), &mut Rng::new(1))
-                .unwrap();
-            assert!(p.is_legal(&out.best));
-            depths.push(out.depth);
-        }
-        assert!(depths[0] != 4 && depths[0] >= 3, "{depths:?}");
-        assert!(depths[1] >= 4, "{depths:?}");
-    }
 
     /// Best-Reply Search+ answers legally, sees a win in one and its depth counts the root
     /// player's turns and the branching opponents' only.
