@@ -68,6 +68,18 @@ impl FromStr for Agent {
     }
 }
 
+impl Agent {
+    /// The level an engine seat thinks at (`brs` searches as `hard` does, in its own style), or
+    /// `None` for the agents that are not the engine.
+    fn engine_level(self) -> Option<Level> {
+        match self {
+            Agent::Level(level) => Some(level),
+            Agent::Brs => Some(Level::Hard),
+            Agent::MaxN2 | Agent::Referee | Agent::Mcts => None,
+        }
+    }
+}
+
 /// The node budget of the `mcts` agent in a match timed by move time only.
 pub const MCTS_NODES: u64 = 100_000;
 
@@ -131,23 +143,16 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
         .iter()
         .enumerate()
         .map(|(i, a)| {
-            let seed = crate::rng::mix(setup.seed.wrapping_mul(8).wrapping_add(i as u64));
-            match a {
-                Agent::Level(level) => Some(Engine::new(EngineConfig {
-                    // The one-ply levels never touch the table: do not zero megabytes for them.
-                    tt_bytes: if searches(*level) { setup.tt_bytes } else { 0 },
-                    seed,
-                })),
-                Agent::Brs => {
-                    let mut e = Engine::new(EngineConfig {
-                        tt_bytes: setup.tt_bytes,
-                        seed,
-                    });
-                    e.set_style(Style::BestReply);
-                    Some(e)
-                }
-                Agent::MaxN2 | Agent::Referee | Agent::Mcts => None,
+            let level = a.engine_level()?;
+            let mut engine = Engine::new(EngineConfig {
+                // The one-ply levels never touch the table: do not zero megabytes for them.
+                tt_bytes: if searches(level) { setup.tt_bytes } else { 0 },
+                seed: crate::rng::mix(setup.seed.wrapping_mul(8).wrapping_add(i as u64)),
+            });
+            if *a == Agent::Brs {
+                engine.set_style(Style::BestReply);
             }
+            Some(engine)
         })
         .collect();
     let mut rngs: Vec<Rng> = (0..4)
@@ -176,11 +181,8 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
             Agent::MaxN2 => maxn2(&pos, &mut rngs[seat], &mut scratch),
             Agent::Referee => referee2(&pos, &mut rngs[seat], &mut scratch),
             Agent::Mcts => mcts.choose(&pos, setup.nodes[seat].unwrap_or(MCTS_NODES)),
-            Agent::Level(_) | Agent::Brs => {
-                let level = match setup.seats[seat] {
-                    Agent::Level(level) => level,
-                    _ => Level::Hard,
-                };
+            agent @ (Agent::Level(_) | Agent::Brs) => {
+                let level = agent.engine_level().expect("an engine seat");
                 let limits = Limits {
                     movetime: setup.movetime.map(|m| process_budget(m, Duration::ZERO)),
                     nodes: setup.nodes[seat],

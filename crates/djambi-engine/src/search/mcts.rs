@@ -71,7 +71,7 @@ fn values(pos: &Position) -> [f64; 4] {
 pub struct Mcts {
     nodes: Vec<Node>,
     raw: Vec<Turn>,
-    path: Vec<(u32, Position)>,
+    path: Vec<u32>,
 }
 
 impl Mcts {
@@ -114,18 +114,18 @@ impl Mcts {
         self.path.clear();
         let mut at = 0u32;
         let mut pos = *root;
-        self.path.push((at, pos));
+        self.path.push(at);
         while self.nodes[at as usize].expanded && self.nodes[at as usize].len > 0 {
             at = self.select(at);
             pos.play_unchecked(&self.nodes[at as usize].turn);
-            self.path.push((at, pos));
+            self.path.push(at);
         }
         let mut spent = 1;
         if !pos.is_game_over() && !self.nodes[at as usize].expanded {
             spent += self.expand(at, &pos);
         }
         let v = values(&pos);
-        for &(i, _) in &self.path {
+        for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
             n.total += v[n.mover.index()];

@@ -68,7 +68,7 @@ pub(crate) struct Searcher {
     pub(crate) root: Player,
     pub(crate) clock: Clock,
     pub(crate) max_ply: usize,
-    /// How the opponents are modelled and which depths are searched.
+    /// How the opponents are modelled.
     pub(crate) style: Style,
     root_moves: Vec<(Turn, i32)>,
     searches: u64,
@@ -308,34 +308,28 @@ mod tests {
     use super::*;
     use djambi_core::Rules;
 
-    /// Best-Reply Search+ answers legally, sees a win in one and its depth counts the root
-    /// player's turns and the branching opponents' only.
+    /// Best-Reply Search+ answers legally, completes at least depth 2 from the start and sees a
+    /// win in one.
     #[test]
     fn best_reply_search_plays_and_wins() {
         let mut s = Searcher::new(1 << 20);
         s.style = Style::BestReply;
-        let p = Position::new();
-        let out = s
-            .think(
-                &p,
-                &Limits::nodes(30_000),
+        let mut think = |p: &Position, nodes: u64, seed: u64| {
+            s.think(
+                p,
+                &Limits::nodes(nodes),
                 MAX_DEPTH,
                 Instant::now(),
-                &mut Rng::new(2),
+                &mut Rng::new(seed),
             )
-            .unwrap();
+            .unwrap()
+        };
+        let p = Position::new();
+        let out = think(&p, 30_000, 2);
         assert!(p.is_legal(&out.best) && out.depth >= 2, "{out:?}");
         let win = Position::from_dpn("Cb8/9/9/9/9/9/9/9/Ar7Cr r rb-- - 0 - 0 3", Rules::default())
             .unwrap();
-        let out = s
-            .think(
-                &win,
-                &Limits::nodes(5_000),
-                MAX_DEPTH,
-                Instant::now(),
-                &mut Rng::new(3),
-            )
-            .unwrap();
+        let out = think(&win, 5_000, 3);
         let mut after = win;
         after.play(&out.best).unwrap();
         assert_eq!(after.outcome(), djambi_core::Outcome::Winner(Player::Red));
