@@ -218,11 +218,16 @@ test('four players and a spectator play a game through the UI', { timeout: 240_0
     }
     if (i === 5) {
       // ---- a network drop: Yellow's page goes offline, Yellow's turn comes, it catches up ----
+      // What Yellow was writing in the chat outlives the drop and the reconnection.
+      await pages.y.fill('.chat-form input[name=chat]', 'half a thought');
       await contexts.y.setOffline(true);
       await pages.y.locator('.conn-badge:not(.conn-online)').waitFor();
       await pages.r.locator('.player[data-player="y"] .conn.off').waitFor();
       await contexts.y.setOffline(false);
       await pages.y.locator('.conn-badge.conn-online').waitFor({ timeout: 20_000 });
+      await pages.y.locator('.chat-form input[name=chat]:enabled').waitFor();
+      assert.equal(await pages.y.inputValue('.chat-form input[name=chat]'), 'half a thought', 'the draft is kept');
+      await pages.y.fill('.chat-form input[name=chat]', '');
     }
     if (i === 7) {
       // ---- a draw is offered and declined ----

@@ -115,6 +115,7 @@ for (const [size, viewport] of SIZES) {
     await claim(blue, created.seats[1].invite_url);
     // The spectator watches through the game's link.
     await zed.goto(created.url);
+    await zed.locator('.conn-badge.conn-online').waitFor();
     await showChat(zed);
     await zed.locator('.chat-room-note', { hasText: 'You talk with the other spectators' }).waitFor();
 

@@ -31,6 +31,8 @@ export class ChatPanel {
     this.to = '';
     /** Whether this player opened the spectators' room (closed by default). */
     this.roomOpen = false;
+    /** @type {HTMLInputElement | null} the message being written (kept when the panel redraws) */
+    this.input = null;
     this.list = h('ol', { class: 'chat-list', 'aria-live': 'polite', 'aria-relevant': 'additions' });
     this.element = h('section', { class: 'panel chat', 'aria-labelledby': 'chat-title' });
     this.list.addEventListener('scroll', () => this.seen());
@@ -132,11 +134,16 @@ export class ChatPanel {
     // Bots do not read: no whispers to their seats.
     const others = this.o.seats().filter((s) => s.player !== me && !s.bot);
     if (this.to && !others.some((s) => s.player === this.to)) this.to = '';
-    const input = h('input', {
+    // A redraw (reconnection, a seat changing hands) keeps what is being written, and its focus.
+    const old = this.input;
+    const hadFocus = !!old && document.activeElement === old;
+    const input = /** @type {HTMLInputElement} */ (h('input', {
       type: 'text', name: 'chat', maxlength: String(MAX_LEN), autocomplete: 'off',
       placeholder: me ? t('chat.placeholder') : t('chat.spectator'),
       disabled: !this.online, 'aria-label': me ? t('chat.placeholder') : t('chat.spectator'),
-    });
+    }));
+    if (old) input.value = old.value;
+    this.input = input;
     // A player opens the spectators' room; a spectator is told where their words go.
     const room = me
       ? h('button', {
@@ -170,10 +177,12 @@ export class ChatPanel {
         try {
           await this.o.onSend(text, this.to || null);
         } catch (err) {
-          input.value = text;
+          // Given back to the field shown now (the panel may have been redrawn meanwhile).
+          const shown = this.input || input;
+          if (!shown.value) shown.value = text;
           toast(/** @type {any} */ (err).message || t('errors.internal'), 'error');
         }
-        input.focus();
+        (this.input || input).focus();
       },
     }, select, input, h('button', { type: 'submit', class: 'btn btn-small btn-primary', disabled: !this.online, text: t('chat.send') }));
     if (!select) form.classList.add('no-select');
@@ -182,6 +191,7 @@ export class ChatPanel {
       room || note ? h('div', { class: 'chat-room' }, note ? h('p', { class: 'muted small chat-room-note', text: note }) : null, room) : null,
       this.list,
       form);
+    if (hadFocus && !input.disabled) input.focus();
     this.drawList();
   }
 }
