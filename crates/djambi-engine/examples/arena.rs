@@ -17,8 +17,9 @@
 //! `--turn-limit N` (default 60), `--seed S` (default 1), `--jobs T` (games played in parallel, default 1; `--threads` is
 //! the same),
 //! `--hash MB` (per searching engine seat, default 16). AGENT is `random`, `beginner`, `easy`,
-//! `medium`, `hard`, `maxn2`, `referee` (the outside referee's Max-N-2 player) or `brs`
-//! (Best-Reply Search+ over `hard`'s evaluation) or `mcts` (tree search with progressive bias;
+//! `medium`, `hard`, `maxn2`, `referee` (the outside referee's Max-N-2 player), `brs`
+//! (Best-Reply Search+ over `hard`'s evaluation), `hard-lmr` (`hard` with late-move
+//! reductions) or `mcts` (tree search with progressive bias;
 //! on the node budget, 100 000 without one). Game `i` uses seed `S + i` and puts the
 //! tested agent in seat
 //! `i mod 4`. `--b-nodes N` gives the three others a node budget of their own (with

@@ -114,6 +114,11 @@ impl Engine {
         self.searcher.style = style;
     }
 
+    /// Turns late-move reductions on: the arena's `hard-lmr` (issue 24), not a level.
+    pub(crate) fn set_reductions(&mut self, on: bool) {
+        self.searcher.reductions = on;
+    }
+
     /// The seed of the next choices.
     pub fn seed(&self) -> u64 {
         self.seed

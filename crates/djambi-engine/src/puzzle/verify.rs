@@ -70,10 +70,10 @@ pub struct Verifier {
 impl Verifier {
     /// A verifier whose every verdict searches at most `nodes` nodes.
     pub fn new(nodes: u64) -> Verifier {
-        Verifier {
-            searcher: Searcher::new(VERIFY_TT_BYTES),
-            nodes,
-        }
+        let mut searcher = Searcher::new(VERIFY_TT_BYTES);
+        // A verdict is a proof at its depth: every turn is searched to it, none reduced.
+        searcher.reductions = false;
+        Verifier { searcher, nodes }
     }
 
     /// The node budget of one verdict.

@@ -70,6 +70,9 @@ pub(crate) struct Searcher {
     pub(crate) max_ply: usize,
     /// How the opponents are modelled.
     pub(crate) style: Style,
+    /// Whether late quiet turns are searched shallower first (late-move reductions): off in
+    /// `hard`, on in the arena's `hard-lmr` (issue 24: they did not land, docs/ENGINE.md).
+    pub(crate) reductions: bool,
     root_moves: Vec<(Turn, i32)>,
     searches: u64,
 }
@@ -90,6 +93,7 @@ impl Searcher {
             clock: Clock::new(&Limits::default(), Instant::now()),
             max_ply: MAX_PLY,
             style: Style::Paranoid,
+            reductions: false,
             root_moves: Vec::with_capacity(BUFFER_TURNS),
             searches: 0,
         }
@@ -333,5 +337,47 @@ mod tests {
         let mut after = win;
         after.play(&out.best).unwrap();
         assert_eq!(after.outcome(), djambi_core::Outcome::Winner(Player::Red));
+    }
+
+    /// Late-move reductions (the arena's `hard-lmr`; off in `hard`) reach deeper on the same
+    /// budget, and never shorten a turn that sets a piece down or kills (the opening trap is a placement), the table's turn or a killer.
+    #[test]
+    fn late_move_reductions_deepen_and_spare_tactics() {
+        let depth = |reductions: bool| {
+            let mut s = Searcher::new(1 << 22);
+            s.reductions = reductions;
+            let limits = Limits::nodes(200_000);
+            let p = Position::new();
+            s.think(&p, &limits, MAX_DEPTH, Instant::now(), &mut Rng::new(5))
+                .unwrap()
+                .depth
+        };
+        let (with, without) = (depth(true), depth(false));
+        assert!(with > without, "with {with}, without {without}");
+
+        // Red's Diplomat next to a blue Militant: its turns onto it set the Militant down.
+        let p = Position::from_dpn(
+            "Cb8/9/9/9/9/9/9/Mb8/Dr7Cr r rb-- - 0 - 0 3",
+            Rules::default(),
+        )
+        .unwrap();
+        let mut s = Searcher::new(1 << 16);
+        s.reductions = true;
+        let turns = p.legal_turns();
+        assert!(
+            turns
+                .iter()
+                .any(|t| t.as_move().is_some_and(|m| m.place.is_some()))
+        );
+        for t in &turns {
+            let placing = t.as_move().is_none_or(|m| m.place.is_some());
+            assert_eq!(s.reduces(4, 5, (*t, 0)), !placing, "{t:?}");
+            assert!(
+                !s.reduces(4, 5, (*t, ordering::HISTORY_MAX + 1)),
+                "not quiet"
+            );
+            assert!(!s.reduces(2, 5, (*t, 0)), "too shallow");
+            assert!(!s.reduces(4, 2, (*t, 0)), "too early in order");
+        }
     }
 }

@@ -17,6 +17,12 @@ const KILLER: i32 = 1 << 22;
 /// History scores stay below the killers.
 pub(crate) const HISTORY_MAX: i32 = (1 << 21) - 1;
 
+/// Whether an ordering score is a quiet turn's (ordered by history alone: not the table's turn,
+/// a kill, a maze move or a killer).
+pub(crate) fn is_quiet(score: i32) -> bool {
+    score <= HISTORY_MAX
+}
+
 /// Per-search ordering memory: killer moves per ply and a history table.
 pub(crate) struct Ordering {
     killers: Vec<[Option<Turn>; 2]>,

@@ -10,7 +10,7 @@
 use djambi_core::{Position, Turn};
 
 use crate::eval::{self, WIN, WIN_THRESHOLD};
-use crate::search::ordering::pick_next;
+use crate::search::ordering::{is_quiet, pick_next};
 use crate::search::placement::{PlaceCtx, reduce_if, victim};
 use crate::search::{Searcher, Style};
 use crate::tt::Bound;
@@ -24,6 +24,14 @@ pub(crate) const QDEPTH: usize = 4;
 
 /// Placements kept per group inside the tree.
 pub(crate) const PER_GROUP: usize = 3;
+
+/// Late-move reductions: from this depth on, a quiet turn ordered at [`LMR_FROM`] or later is
+/// first searched one ply shallower, and again at full depth only if it would change the
+/// window.
+const LMR_DEPTH: i32 = 3;
+
+/// The first turn (in order) that may be reduced.
+const LMR_FROM: usize = 3;
 
 impl Searcher {
     /// The Paranoid value of `pos` searched `depth` plies deep, `ply` plies below the root, in
@@ -109,7 +117,16 @@ impl Searcher {
             let t = list[i].0;
             let mut child = *pos;
             child.play_unchecked(&t);
-            let s = self.node(&child, depth - 1, ply + 1, alpha, beta, !maximizing);
+            let mut s;
+            if self.reduces(depth, i, list[i]) {
+                s = self.node(&child, depth - 2, ply + 1, alpha, beta, !maximizing);
+                let changes = if maximizing { s > alpha } else { s < beta };
+                if changes && !self.clock.stopped() {
+                    s = self.node(&child, depth - 1, ply + 1, alpha, beta, !maximizing);
+                }
+            } else {
+                s = self.node(&child, depth - 1, ply + 1, alpha, beta, !maximizing);
+            }
             if self.clock.stopped() {
                 self.moves[ply] = list;
                 return 0;
@@ -141,6 +158,19 @@ impl Searcher {
         self.tt
             .store(key, best_move, to_tt(best, ply), depth.min(63) as u8, bound);
         best
+    }
+
+    /// Whether the `i`-th turn in order at a node of `depth` is searched one ply shallower first
+    /// (Paranoid only): a late quiet turn that sets down no piece. Kills, maze moves, the
+    /// table's turn, killers and every placement (a Diplomat's drop next to a Chief is the
+    /// opening trap) keep their full depth.
+    pub(crate) fn reduces(&self, depth: i32, i: usize, (t, score): (Turn, i32)) -> bool {
+        self.reductions
+            && self.style == Style::Paranoid
+            && depth >= LMR_DEPTH
+            && i >= LMR_FROM
+            && is_quiet(score)
+            && t.as_move().is_some_and(|m| m.place.is_none())
     }
 
     /// BRS+'s non-branching opponent: plays its first ordered turn, at no cost in depth.
