@@ -340,6 +340,8 @@ test('the rules page and the language switch', { timeout: 60_000 }, async () => 
   await page.goto(server.base + '/');
   await page.click('.topbar nav a[data-route="rules"]');
   await page.locator('h1', { hasText: 'How to play Djambi' }).waitFor();
+  // The diagrams come with their own fetch, after the text: wait for them.
+  await page.locator('.rules-figure svg.board').nth(7).waitFor({ state: 'attached' });
   assert.ok(await page.locator('.rules-figure svg.board').count() >= 8);
   await shoot(page, 'rules.png');
   await page.selectOption('#lang', 'fr');
