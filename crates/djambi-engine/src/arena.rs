@@ -14,10 +14,10 @@ use djambi_core::{Army, Outcome, Position, Rules};
 use crate::engine::{Engine, EngineConfig};
 use crate::level::Level;
 use crate::rng::Rng;
-use crate::search::Style;
 use crate::search::maxn::{MaxnScratch, maxn2};
 use crate::search::mcts::Mcts;
 use crate::search::referee::referee2;
+use crate::search::{Reductions, Style};
 use crate::time::{Limits, process_budget};
 
 /// A player in the arena: a level of the engine, or the Max-N-2 baseline.
@@ -36,6 +36,9 @@ pub enum Agent {
     /// `hard` with late-move reductions (issue 24; measured, not landed): late quiet turns
     /// searched one ply shallower first.
     HardLmr,
+    /// `hard-lmr` without reducing the turns that bear on its own chief (issue 24): the chief's
+    /// moves, and opponents' pieces coming near it or onto its lines.
+    HardLmrG,
     /// Monte-Carlo Tree Search with progressive bias ([`crate::search::mcts`]), on the node
     /// budget (100 000 positions when the match gives only a move time).
     Mcts,
@@ -49,6 +52,7 @@ impl fmt::Display for Agent {
             Agent::Referee => f.write_str("referee"),
             Agent::Brs => f.write_str("brs"),
             Agent::HardLmr => f.write_str("hard-lmr"),
+            Agent::HardLmrG => f.write_str("hard-lmrg"),
             Agent::Mcts => f.write_str("mcts"),
         }
     }
@@ -57,20 +61,21 @@ impl fmt::Display for Agent {
 impl FromStr for Agent {
     type Err = String;
 
-    /// `random`, `beginner`, `easy`, `medium`, `hard`, `maxn2`, `referee`, `brs`, `hard-lmr` or
-    /// `mcts`.
+    /// `random`, `beginner`, `easy`, `medium`, `hard`, `maxn2`, `referee`, `brs`, `hard-lmr`,
+    /// `hard-lmrg` or `mcts`.
     fn from_str(s: &str) -> Result<Agent, String> {
         match s {
             "maxn2" => return Ok(Agent::MaxN2),
             "referee" => return Ok(Agent::Referee),
             "brs" => return Ok(Agent::Brs),
             "hard-lmr" => return Ok(Agent::HardLmr),
+            "hard-lmrg" => return Ok(Agent::HardLmrG),
             "mcts" => return Ok(Agent::Mcts),
             _ => {}
         }
         s.parse()
             .map(Agent::Level)
-            .map_err(|e| format!("{e}, maxn2, referee, brs, hard-lmr or mcts"))
+            .map_err(|e| format!("{e}, maxn2, referee, brs, hard-lmr, hard-lmrg or mcts"))
     }
 }
 
@@ -81,7 +86,7 @@ impl Agent {
     fn engine_level(self) -> Option<Level> {
         match self {
             Agent::Level(level) => Some(level),
-            Agent::Brs | Agent::HardLmr => Some(Level::Hard),
+            Agent::Brs | Agent::HardLmr | Agent::HardLmrG => Some(Level::Hard),
             Agent::MaxN2 | Agent::Referee | Agent::Mcts => None,
         }
     }
@@ -158,7 +163,8 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
             });
             match a {
                 Agent::Brs => engine.set_style(Style::BestReply),
-                Agent::HardLmr => engine.set_reductions(true),
+                Agent::HardLmr => engine.set_reductions(Reductions::Late),
+                Agent::HardLmrG => engine.set_reductions(Reductions::Guarded),
                 _ => {}
             }
             Some(engine)
@@ -190,7 +196,7 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
             Agent::MaxN2 => maxn2(&pos, &mut rngs[seat], &mut scratch),
             Agent::Referee => referee2(&pos, &mut rngs[seat], &mut scratch),
             Agent::Mcts => mcts.choose(&pos, setup.nodes[seat].unwrap_or(MCTS_NODES)),
-            agent @ (Agent::Level(_) | Agent::Brs | Agent::HardLmr) => {
+            agent @ (Agent::Level(_) | Agent::Brs | Agent::HardLmr | Agent::HardLmrG) => {
                 let level = agent.engine_level().expect("an engine seat");
                 let limits = Limits {
                     movetime: setup.movetime.map(|m| process_budget(m, Duration::ZERO)),
@@ -303,6 +309,8 @@ mod tests {
         assert_eq!(Agent::Brs.to_string(), "brs");
         assert_eq!("hard-lmr".parse::<Agent>(), Ok(Agent::HardLmr));
         assert_eq!(Agent::HardLmr.to_string(), "hard-lmr");
+        assert_eq!("hard-lmrg".parse::<Agent>(), Ok(Agent::HardLmrG));
+        assert_eq!(Agent::HardLmrG.to_string(), "hard-lmrg");
         assert_eq!("mcts".parse::<Agent>(), Ok(Agent::Mcts));
         assert_eq!("hard".parse::<Agent>(), Ok(Agent::Level(Level::Hard)));
         assert!("strong".parse::<Agent>().is_err());

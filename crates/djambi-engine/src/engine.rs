@@ -114,9 +114,10 @@ impl Engine {
         self.searcher.style = style;
     }
 
-    /// Turns late-move reductions on: the arena's `hard-lmr` (issue 24), not a level.
-    pub(crate) fn set_reductions(&mut self, on: bool) {
-        self.searcher.reductions = on;
+    /// Sets late-move reductions: the arena's `hard-lmr` and `hard-lmrg` (issue 24), not a
+    /// level.
+    pub(crate) fn set_reductions(&mut self, reductions: crate::search::Reductions) {
+        self.searcher.reductions = reductions;
     }
 
     /// The seed of the next choices.

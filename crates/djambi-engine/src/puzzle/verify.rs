@@ -72,7 +72,7 @@ impl Verifier {
     pub fn new(nodes: u64) -> Verifier {
         let mut searcher = Searcher::new(VERIFY_TT_BYTES);
         // A verdict is a proof at its depth: every turn is searched to it, none reduced.
-        searcher.reductions = false;
+        searcher.reductions = crate::search::Reductions::Off;
         Verifier { searcher, nodes }
     }
 

@@ -50,6 +50,20 @@ pub enum Style {
     BestReply,
 }
 
+/// Late-move reductions (issue 24): off in `hard`; the arena's `hard-lmr` and `hard-lmrg`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Reductions {
+    /// Every turn searched to full depth (`hard`).
+    Off,
+    /// A late quiet turn that sets down no piece is searched one ply shallower first
+    /// (`hard-lmr`).
+    Late,
+    /// As [`Reductions::Late`], except for the turns that bear on the searching player's chief:
+    /// the chief's own moves, and an opponent's piece coming near it (within two squares) or,
+    /// for a long-range piece, onto one of its lines (`hard-lmrg`).
+    Guarded,
+}
+
 /// What a search found.
 #[derive(Clone, Debug)]
 pub(crate) struct Outcome {
@@ -71,8 +85,8 @@ pub(crate) struct Searcher {
     /// How the opponents are modelled.
     pub(crate) style: Style,
     /// Whether late quiet turns are searched shallower first (late-move reductions): off in
-    /// `hard`, on in the arena's `hard-lmr` (issue 24: they did not land, docs/ENGINE.md).
-    pub(crate) reductions: bool,
+    /// `hard`, on in the arena's `hard-lmr` and `hard-lmrg` (issue 24, docs/ENGINE.md).
+    pub(crate) reductions: Reductions,
     root_moves: Vec<(Turn, i32)>,
     searches: u64,
 }
@@ -93,7 +107,7 @@ impl Searcher {
             clock: Clock::new(&Limits::default(), Instant::now()),
             max_ply: MAX_PLY,
             style: Style::Paranoid,
-            reductions: false,
+            reductions: Reductions::Off,
             root_moves: Vec::with_capacity(BUFFER_TURNS),
             searches: 0,
         }
@@ -340,10 +354,11 @@ mod tests {
     }
 
     /// Late-move reductions (the arena's `hard-lmr`; off in `hard`) reach deeper on the same
-    /// budget, and never shorten a turn that sets a piece down or kills (the opening trap is a placement), the table's turn or a killer.
+    /// budget, and never shorten a turn that sets a piece down or kills (the opening trap is a
+    /// placement), the table's turn or a killer.
     #[test]
     fn late_move_reductions_deepen_and_spare_tactics() {
-        let depth = |reductions: bool| {
+        let depth = |reductions: Reductions| {
             let mut s = Searcher::new(1 << 22);
             s.reductions = reductions;
             let limits = Limits::nodes(200_000);
@@ -352,8 +367,10 @@ mod tests {
                 .unwrap()
                 .depth
         };
-        let (with, without) = (depth(true), depth(false));
-        assert!(with > without, "with {with}, without {without}");
+        let without = depth(Reductions::Off);
+        for with in [Reductions::Late, Reductions::Guarded] {
+            assert!(depth(with) > without, "{with:?}: without {without}");
+        }
 
         // Red's Diplomat next to a blue Militant: its turns onto it set the Militant down.
         let p = Position::from_dpn(
@@ -362,7 +379,7 @@ mod tests {
         )
         .unwrap();
         let mut s = Searcher::new(1 << 16);
-        s.reductions = true;
+        s.reductions = Reductions::Late;
         let turns = p.legal_turns();
         assert!(
             turns
@@ -371,13 +388,50 @@ mod tests {
         );
         for t in &turns {
             let placing = t.as_move().is_none_or(|m| m.place.is_some());
-            assert_eq!(s.reduces(4, 5, (*t, 0)), !placing, "{t:?}");
+            assert_eq!(s.reduces(&p, 4, 5, (*t, 0)), !placing, "{t:?}");
             assert!(
-                !s.reduces(4, 5, (*t, ordering::HISTORY_MAX + 1)),
+                !s.reduces(&p, 4, 5, (*t, ordering::HISTORY_MAX + 1)),
                 "not quiet"
             );
-            assert!(!s.reduces(2, 5, (*t, 0)), "too shallow");
-            assert!(!s.reduces(4, 2, (*t, 0)), "too early in order");
+            assert!(!s.reduces(&p, 2, 5, (*t, 0)), "too shallow");
+            assert!(!s.reduces(&p, 4, 2, (*t, 0)), "too early in order");
         }
+    }
+
+    /// `hard-lmrg`'s guard: the searching player's chief moving, and an opponent's piece
+    /// coming within two squares of it or, with unlimited range, onto its lines, keep their full
+    /// depth; the same turns far from it are reduced.
+    #[test]
+    fn guarded_reductions_spare_the_turns_that_bear_on_the_chief() {
+        // Red's chief on b2; blue's Assassin on i9, Militant on d6; blue to move, red searching.
+        let p = Position::from_dpn(
+            "Cb7Ab/9/9/3Mb5/9/9/9/1Cr7/8Mr b rb-- r 0 - 0 3",
+            Rules::default(),
+        )
+        .unwrap();
+        let mut s = Searcher::new(1 << 16);
+        s.root = Player::Red;
+        s.reductions = Reductions::Guarded;
+        let sq = |n: &str| n.parse::<djambi_core::Square>().unwrap();
+        let reduced = |s: &Searcher, from: &str, to: &str| {
+            let t = p
+                .legal_turns()
+                .into_iter()
+                .find(|t| {
+                    t.as_move()
+                        .is_some_and(|m| m.from == sq(from) && m.to == sq(to))
+                })
+                .unwrap_or_else(|| panic!("{from}-{to} is legal"));
+            s.reduces(&p, 4, 5, (t, 0))
+        };
+        assert!(!reduced(&s, "d6", "b4"), "a Militant within two squares");
+        assert!(reduced(&s, "d6", "d8"), "a Militant far away");
+        assert!(
+            !reduced(&s, "i9", "h8"),
+            "an Assassin onto the chief's diagonal"
+        );
+        assert!(reduced(&s, "i9", "i7"), "an Assassin off its lines");
+        s.reductions = Reductions::Late;
+        assert!(reduced(&s, "d6", "b4"), "hard-lmr reduces it");
     }
 }

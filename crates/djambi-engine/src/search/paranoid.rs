@@ -7,12 +7,12 @@
 //! Leaves go through a quiescence search over kills, so the evaluation is not taken in the
 //! middle of an exchange (a chief about to be taken looks as lost as it is).
 
-use djambi_core::{Position, Turn};
+use djambi_core::{Move, Player, Position, Role, Turn};
 
 use crate::eval::{self, WIN, WIN_THRESHOLD};
 use crate::search::ordering::{is_quiet, pick_next};
 use crate::search::placement::{PlaceCtx, reduce_if, victim};
-use crate::search::{Searcher, Style};
+use crate::search::{Reductions, Searcher, Style};
 use crate::tt::Bound;
 use crate::zobrist::hash;
 
@@ -118,7 +118,7 @@ impl Searcher {
             let mut child = *pos;
             child.play_unchecked(&t);
             let mut s;
-            if self.reduces(depth, i, list[i]) {
+            if self.reduces(pos, depth, i, list[i]) {
                 s = self.node(&child, depth - 2, ply + 1, alpha, beta, !maximizing);
                 let changes = if maximizing { s > alpha } else { s < beta };
                 if changes && !self.clock.stopped() {
@@ -160,17 +160,30 @@ impl Searcher {
         best
     }
 
-    /// Whether the `i`-th turn in order at a node of `depth` is searched one ply shallower first
-    /// (Paranoid only): a late quiet turn that sets down no piece. Kills, maze moves, the
-    /// table's turn, killers and every placement (a Diplomat's drop next to a Chief is the
-    /// opening trap) keep their full depth.
-    pub(crate) fn reduces(&self, depth: i32, i: usize, (t, score): (Turn, i32)) -> bool {
-        self.reductions
-            && self.style == Style::Paranoid
-            && depth >= LMR_DEPTH
-            && i >= LMR_FROM
-            && is_quiet(score)
-            && t.as_move().is_some_and(|m| m.place.is_none())
+    /// Whether the `i`-th turn in order at a node of `depth` of `pos` is searched one ply
+    /// shallower first (Paranoid only): a late quiet turn that sets down no piece. Kills, maze
+    /// moves, the table's turn, killers and every placement (a Diplomat's drop next to a Chief
+    /// is the opening trap) keep their full depth; in [`Reductions::Guarded`], so do the turns
+    /// that bear on the searching player's chief ([`bears_on_chief`]).
+    pub(crate) fn reduces(
+        &self,
+        pos: &Position,
+        depth: i32,
+        i: usize,
+        (t, score): (Turn, i32),
+    ) -> bool {
+        if self.reductions == Reductions::Off
+            || self.style != Style::Paranoid
+            || depth < LMR_DEPTH
+            || i < LMR_FROM
+            || !is_quiet(score)
+        {
+            return false;
+        }
+        let Some(m) = t.as_move().filter(|m| m.place.is_none()) else {
+            return false;
+        };
+        self.reductions == Reductions::Late || !bears_on_chief(pos, self.root, m)
     }
 
     /// BRS+'s non-branching opponent: plays its first ordered turn, at no cost in depth.
@@ -302,4 +315,33 @@ pub(crate) fn from_tt(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
+}
+
+/// Whether the move `m` of the player to move in `pos` bears on `root`'s chief, so that
+/// [`Reductions::Guarded`] keeps its full depth: the chief itself moving, or another player's
+/// piece ending within two squares of it (a Militant's reach, a Diplomat's or Necromobile's
+/// work) or, for a piece of unlimited range (Assassin, Reporter, Chief), on one of its lines.
+/// A reduced opponent's ply is one ply short of seeing the attack such a turn prepares.
+pub(crate) fn bears_on_chief(pos: &Position, root: Player, m: &Move) -> bool {
+    let Some(chief) = pos.board().chief(root) else {
+        return false;
+    };
+    if m.from == chief {
+        return true;
+    }
+    if pos.to_move() == Some(root) {
+        return false;
+    }
+    let (df, dr) = (
+        m.to.file().abs_diff(chief.file()),
+        m.to.rank().abs_diff(chief.rank()),
+    );
+    if df.max(dr) <= 2 {
+        return true;
+    }
+    let long = matches!(
+        pos.board()[m.from].role(),
+        Some(Role::Assassin | Role::Reporter | Role::Chief)
+    );
+    long && m.to.line_to(chief).is_some()
 }
