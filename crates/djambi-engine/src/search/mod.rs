@@ -434,4 +434,32 @@ mod tests {
         s.reductions = Reductions::Late;
         assert!(reduced(&s, "d6", "b4"), "hard-lmr reduces it");
     }
+
+    /// An arena game against `referee` (seed 2000, game 86): yellow's `c6-b7@e1` lets green's
+    /// Diplomat set yellow's Chief down on g4, in red's Assassin's line, and red kills it. With
+    /// reductions the search reaches depth 5 and walked into it on every seed until the square
+    /// in harm's way was kept among the opponents' placements (`search/placement.rs`).
+    #[test]
+    fn a_chief_set_down_in_harms_way_is_seen() {
+        let mut p = Position::new();
+        let line = "c7-d7 g9-e7 h3-g4 c2-d1 b8-g3@f7 g8-f7@g9 i3-g3@b8 b1-g6xg7 c9-e7@e9 \
+                    f7-e7@e4 g4-g6@b1 b2-g2@b5 d7-c6 h7-g6@b6 b5-c6@b2 g2-h1@c9 c8-c9@d3 \
+                    e7-c9@g8";
+        for t in line.split_whitespace() {
+            let t = p.parse_turn(t).unwrap();
+            p.play(&t).unwrap();
+        }
+        let trap = p.parse_turn("c6-b7@e1").unwrap();
+        for reductions in [Reductions::Off, Reductions::Late, Reductions::Guarded] {
+            for seed in [1, 2] {
+                let mut s = Searcher::new(1 << 22);
+                s.reductions = reductions;
+                let limits = Limits::nodes(250_000);
+                let out = s
+                    .think(&p, &limits, MAX_DEPTH, Instant::now(), &mut Rng::new(seed))
+                    .unwrap();
+                assert_ne!(out.best, trap, "{reductions:?}, seed {seed}");
+            }
+        }
+    }
 }

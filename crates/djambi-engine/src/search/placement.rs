@@ -17,7 +17,10 @@
 //! - **threat**: for a piece an opponent of the searching player displaces, the square next to
 //!   that player's chief. Two opponents together can kill a chief this way (one's Diplomat sets a
 //!   third army's Militant down beside it, the third army kills it next turn): the classic
-//!   opening trap, which the search must see.
+//!   opening trap, which the search must see;
+//! - **exposed**: for the searching player's own chief displaced by an opponent's Diplomat, the
+//!   square where the most enemy pieces could kill it next move (the same trap the other way
+//!   round: the chief set down in an Assassin's line, the Assassin's army next to move).
 //!
 //! Every turn kept is one of the position's legal turns, copied from the generator's list.
 
@@ -109,6 +112,46 @@ enum Placed {
     Chief,
 }
 
+/// For the searching player's chief displaced by an opponent (the move `m`), how exposed it
+/// would be on each square: the enemy pieces that could kill it next move by
+/// [`crate::eval::safety::attackers`] on the board after the Diplomat's move, those of the
+/// player moving next counting eight times (they strike first). `None` when `m` displaces no
+/// chief of `root`.
+fn exposure(pos: &Position, root: Option<Player>, m: &djambi_core::Move) -> Option<[i8; 81]> {
+    let root = root?;
+    let board = pos.board();
+    let chief = board[m.to].piece()?;
+    if chief.role != Role::Chief || chief.army != root {
+        return None;
+    }
+    let mut cells = crate::eval::geometry::codes(board);
+    cells[m.to.index()] = cells[m.from.index()];
+    cells[m.from.index()] = 0;
+    let control: [Option<Player>; 4] = Army::ALL.map(|a| match pos.control(a) {
+        Controller::Player(p) => Some(p),
+        _ => None,
+    });
+    let enemies = crate::eval::safety::moving_enemies(&control, root);
+    let mut after = *pos;
+    after.play_unchecked(&Turn::Move(*m));
+    let next = after.to_move().filter(|p| *p != root);
+    let first: u8 = Army::ALL
+        .into_iter()
+        .filter(|a| next.is_some() && control[a.index()] == next)
+        .map(|a| 1 << a.index())
+        .sum();
+    let mut out = [0i8; 81];
+    for sq in Square::ALL {
+        let k = sq.index();
+        if cells[k] == 0 {
+            let all = crate::eval::safety::attackers(&cells, k, enemies);
+            let strike = crate::eval::safety::attackers(&cells, k, first);
+            out[k] = (8 * strike + all).min(i32::from(i8::MAX)) as i8;
+        }
+    }
+    Some(out)
+}
+
 /// Calls `keep` with the turns of `all` (a position's legal turns, in generator order) that the
 /// search considers: every turn without a placement, and up to `per_group` representative
 /// placements of each group of turns differing only in their placement (`per_group` ≥ 1).
@@ -189,6 +232,10 @@ pub(crate) fn reduce_if(
             }
             _ => Placed::Corpse,
         };
+        let exposed = match placed {
+            Placed::Chief => exposure(pos, ctx.root, &m),
+            _ => None,
+        };
         let mut picks: [Option<Square>; 4] = [None; 4];
         let mut best = [i32::MIN; 4];
         for g in group {
@@ -196,7 +243,7 @@ pub(crate) fn reduce_if(
                 continue;
             };
             let k = p.index();
-            // Category 0: encircle (corpses) or trap (chiefs); 1: home; 2: far; 3: maze.
+            // Category 0: encircle (corpses) or trap (chiefs); 2: far; 3: maze.
             let cat0 = match placed {
                 Placed::Corpse if ctx.encircle[k] > 0 && !p.is_maze() => {
                     i32::from(ctx.encircle[k]) * 16 + i32::from(ctx.far[k])
@@ -205,9 +252,16 @@ pub(crate) fn reduce_if(
                 Placed::Piece if hostile && ctx.threat[k] => 1,
                 _ => i32::MIN,
             };
+            // Category 1: home, or for the searching player's own chief, exposed.
+            let cat1 = match &exposed {
+                Some(e) if e[k] > 0 => i32::from(e[k]),
+                Some(_) => i32::MIN,
+                None if p == m.from => 1,
+                None => i32::MIN,
+            };
             let scores = [
                 cat0,
-                if p == m.from { 1 } else { i32::MIN },
+                cat1,
                 if p.is_maze() {
                     i32::MIN
                 } else {
@@ -225,6 +279,7 @@ pub(crate) fn reduce_if(
         let mut kept = 0;
         let order: [usize; 4] = match placed {
             Placed::Corpse => [0, 1, 2, 3],
+            Placed::Chief if exposed.is_some() => [1, 0, 3, 2],
             Placed::Chief => [0, 3, 2, 1],
             Placed::Piece => [0, 2, 1, 3],
         };
@@ -287,5 +342,35 @@ mod tests {
         reduce(&p, &ctx, &all, 3, |t| kept.push(t));
         assert!(kept.len() < 200, "{}", kept.len());
         assert!(kept.iter().all(|t| all.contains(t)));
+    }
+
+    /// The trap the other way round (an arena game against `referee`): green's Diplomat on h1
+    /// displaces yellow's Chief from i1 onto g4, in line with red's Assassin on b9, and red kills
+    /// it next. Searching for yellow, that square is kept among green's placements.
+    #[test]
+    fn the_searching_players_chief_is_kept_in_harms_way() {
+        let mut p = Position::new();
+        let line = "c7-d7 g9-e7 h3-g4 c2-d1 b8-g3@f7 g8-f7@g9 i3-g3@b8 b1-g6xg7 c9-e7@e9 \
+                    f7-e7@e4 g4-g6@b1 b2-g2@b5 d7-c6 h7-g6@b6 b5-c6@b2 g2-h1@c9 c8-c9@d3 \
+                    e7-c9@g8 c6-b7@e1";
+        for t in line.split_whitespace() {
+            let t = p.parse_turn(t).unwrap();
+            p.play(&t).unwrap();
+        }
+        let trap = p.parse_turn("h1-i1@g4").unwrap();
+        let all = p.legal_turns();
+        let mut kept = Vec::new();
+        reduce(&p, &PlaceCtx::new(&p, Some(Army::Yellow)), &all, 3, |t| {
+            kept.push(t)
+        });
+        assert!(kept.contains(&trap), "yellow's search keeps h1-i1@g4");
+        // Searching for nobody in particular, the square stands for nothing.
+        let mut kept = Vec::new();
+        reduce(&p, &PlaceCtx::new(&p, None), &all, 3, |t| kept.push(t));
+        assert!(!kept.contains(&trap));
+        // Played out: red's Assassin takes the Chief and yellow is out.
+        p.play(&trap).unwrap();
+        p.play(&p.parse_turn("b9-g4").unwrap()).unwrap();
+        assert!(!p.is_alive(Army::Yellow));
     }
 }
