@@ -13,7 +13,7 @@ pub mod material;
 pub(crate) mod safety;
 pub mod weights;
 
-use djambi_core::{Army, Controller, Outcome, Player, Position};
+use djambi_core::{Army, Outcome, Player, Position};
 
 use weights::*;
 
@@ -38,10 +38,7 @@ pub fn strengths(pos: &Position) -> [i32; 4] {
 fn strengths_with(pos: &Position, careless: Option<Player>) -> [i32; 4] {
     let cells = geometry::codes(pos.board());
     let scan = material::scan_codes(&cells);
-    let control: [Option<Player>; 4] = Army::ALL.map(|a| match pos.control(a) {
-        Controller::Player(p) => Some(p),
-        _ => None,
-    });
+    let control = safety::controllers(pos);
     let ruler = pos.ruler();
     let mut s = [0i32; 4];
     for p in Army::ALL {

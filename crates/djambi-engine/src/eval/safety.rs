@@ -1,6 +1,6 @@
 //! Chief safety: who can kill a chief next move, and how close it is to encirclement (R9.3).
 
-use djambi_core::{Army, Role};
+use djambi_core::{Army, Controller, Player, Position, Role};
 
 use crate::eval::geometry::{MAZE, NEIGHBOURS, ORTHOGONAL, RAYS};
 
@@ -81,11 +81,20 @@ pub(crate) fn moving_enemies(control: &[Option<Army>; 4], own: Army) -> u8 {
     mask
 }
 
+/// Who moves each army, by army index: its controlling player, or `None` for an orphaned army
+/// or the hostage.
+pub(crate) fn controllers(pos: &Position) -> [Option<Player>; 4] {
+    Army::ALL.map(|a| match pos.control(a) {
+        Controller::Player(p) => Some(p),
+        _ => None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::eval::geometry::codes;
-    use djambi_core::{Position, Rules, Square};
+    use djambi_core::{Rules, Square};
 
     #[test]
     fn counts_line_militant_and_reporter_attacks() {

@@ -441,14 +441,7 @@ mod tests {
     /// in harm's way was kept among the opponents' placements (`search/placement.rs`).
     #[test]
     fn a_chief_set_down_in_harms_way_is_seen() {
-        let mut p = Position::new();
-        let line = "c7-d7 g9-e7 h3-g4 c2-d1 b8-g3@f7 g8-f7@g9 i3-g3@b8 b1-g6xg7 c9-e7@e9 \
-                    f7-e7@e4 g4-g6@b1 b2-g2@b5 d7-c6 h7-g6@b6 b5-c6@b2 g2-h1@c9 c8-c9@d3 \
-                    e7-c9@g8";
-        for t in line.split_whitespace() {
-            let t = p.parse_turn(t).unwrap();
-            p.play(&t).unwrap();
-        }
+        let p = placement::game_86();
         let trap = p.parse_turn("c6-b7@e1").unwrap();
         for reductions in [Reductions::Off, Reductions::Late, Reductions::Guarded] {
             for seed in [1, 2] {

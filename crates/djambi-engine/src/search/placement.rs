@@ -127,10 +127,7 @@ fn exposure(pos: &Position, root: Option<Player>, m: &djambi_core::Move) -> Opti
     let mut cells = crate::eval::geometry::codes(board);
     cells[m.to.index()] = cells[m.from.index()];
     cells[m.from.index()] = 0;
-    let control: [Option<Player>; 4] = Army::ALL.map(|a| match pos.control(a) {
-        Controller::Player(p) => Some(p),
-        _ => None,
-    });
+    let control = crate::eval::safety::controllers(pos);
     let enemies = crate::eval::safety::moving_enemies(&control, root);
     let mut after = *pos;
     after.play_unchecked(&Turn::Move(*m));
@@ -322,6 +319,21 @@ pub(crate) fn victim(pos: &Position, t: &Turn) -> Option<djambi_core::Piece> {
     }
 }
 
+/// Game 86 of `--a hard-lmrg --b referee --nodes 500000 --seed 2000` (issue 24) up to yellow's
+/// 19th turn, `c6-b7@e1`, after which green's Diplomat sets yellow's Chief down in red's
+/// Assassin's line: the position the tests of the chief in harm's way start from.
+#[cfg(test)]
+pub(crate) fn game_86() -> Position {
+    let mut p = Position::new();
+    let line = "c7-d7 g9-e7 h3-g4 c2-d1 b8-g3@f7 g8-f7@g9 i3-g3@b8 b1-g6xg7 c9-e7@e9 f7-e7@e4 \
+                g4-g6@b1 b2-g2@b5 d7-c6 h7-g6@b6 b5-c6@b2 g2-h1@c9 c8-c9@d3 e7-c9@g8";
+    for t in line.split_whitespace() {
+        let t = p.parse_turn(t).unwrap();
+        p.play(&t).unwrap();
+    }
+    p
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -349,14 +361,8 @@ mod tests {
     /// it next. Searching for yellow, that square is kept among green's placements.
     #[test]
     fn the_searching_players_chief_is_kept_in_harms_way() {
-        let mut p = Position::new();
-        let line = "c7-d7 g9-e7 h3-g4 c2-d1 b8-g3@f7 g8-f7@g9 i3-g3@b8 b1-g6xg7 c9-e7@e9 \
-                    f7-e7@e4 g4-g6@b1 b2-g2@b5 d7-c6 h7-g6@b6 b5-c6@b2 g2-h1@c9 c8-c9@d3 \
-                    e7-c9@g8 c6-b7@e1";
-        for t in line.split_whitespace() {
-            let t = p.parse_turn(t).unwrap();
-            p.play(&t).unwrap();
-        }
+        let mut p = game_86();
+        p.play(&p.parse_turn("c6-b7@e1").unwrap()).unwrap();
         let trap = p.parse_turn("h1-i1@g4").unwrap();
         let all = p.legal_turns();
         let mut kept = Vec::new();
