@@ -7,8 +7,8 @@
 //! [`search::Style`], MCTS in [`search::mcts`]), the arena itself ([`arena`]), post-game analysis
 //! ([`analysis`]: each turn's chance of winning before and after, and a verdict), and puzzles
 //! ([`puzzle`]: positions of engine play with one clearly best turn, verified by the search).
-//! `docs/ENGINE.md` explains the design, `docs/ARENA.md` how strength is measured and
-//! BENCHMARKS.md the figures.
+//! `docs/ENGINE.md` explains the design, `docs/ARENA.md` how strength is measured,
+//! `docs/STRENGTH.md` what was tried to make `hard` stronger and BENCHMARKS.md the figures.
 //!
 //! ```
 //! use djambi_core::Position;
