@@ -19,7 +19,9 @@
 //! `--hash MB` (per searching engine seat, default 16). AGENT is `random`, `beginner`, `easy`,
 //! `medium`, `hard`, `maxn2`, `referee` (the outside referee's Max-N-2 player), `brs`
 //! (Best-Reply Search+ over `hard`'s evaluation), `hard-lmr` (`hard` with late-move
-//! reductions), `hard-lmrg` (the same, sparing the turns that bear on its own chief) or `mcts` (tree search with progressive bias;
+//! reductions), `hard-lmrg` (the same, sparing the turns that bear on its own chief),
+//! `hard-lmrv` (full-width to depth 4, reductions beyond, a deeper turn played only if the
+//! full-width search finds it no clearly worse) or `mcts` (tree search with progressive bias;
 //! on the node budget, 100 000 without one). Game `i` uses seed `S + i` and puts the
 //! tested agent in seat
 //! `i mod 4`. `--b-nodes N` gives the three others a node budget of their own (with

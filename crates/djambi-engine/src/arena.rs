@@ -39,6 +39,9 @@ pub enum Agent {
     /// `hard-lmr` without reducing the turns that bear on its own chief (issue 24): the chief's
     /// moves, and opponents' pieces coming near it or onto its lines.
     HardLmrG,
+    /// `hard` full-width to depth 4 and with late-move reductions beyond, a deeper iteration's
+    /// turn played only if the full-width search finds it no clearly worse (issue 24).
+    HardLmrV,
     /// Monte-Carlo Tree Search with progressive bias ([`crate::search::mcts`]), on the node
     /// budget (100 000 positions when the match gives only a move time).
     Mcts,
@@ -53,6 +56,7 @@ impl fmt::Display for Agent {
             Agent::Brs => f.write_str("brs"),
             Agent::HardLmr => f.write_str("hard-lmr"),
             Agent::HardLmrG => f.write_str("hard-lmrg"),
+            Agent::HardLmrV => f.write_str("hard-lmrv"),
             Agent::Mcts => f.write_str("mcts"),
         }
     }
@@ -62,7 +66,7 @@ impl FromStr for Agent {
     type Err = String;
 
     /// `random`, `beginner`, `easy`, `medium`, `hard`, `maxn2`, `referee`, `brs`, `hard-lmr`,
-    /// `hard-lmrg` or `mcts`.
+    /// `hard-lmrg`, `hard-lmrv` or `mcts`.
     fn from_str(s: &str) -> Result<Agent, String> {
         match s {
             "maxn2" => return Ok(Agent::MaxN2),
@@ -70,12 +74,13 @@ impl FromStr for Agent {
             "brs" => return Ok(Agent::Brs),
             "hard-lmr" => return Ok(Agent::HardLmr),
             "hard-lmrg" => return Ok(Agent::HardLmrG),
+            "hard-lmrv" => return Ok(Agent::HardLmrV),
             "mcts" => return Ok(Agent::Mcts),
             _ => {}
         }
-        s.parse()
-            .map(Agent::Level)
-            .map_err(|e| format!("{e}, maxn2, referee, brs, hard-lmr, hard-lmrg or mcts"))
+        s.parse().map(Agent::Level).map_err(|e| {
+            format!("{e}, maxn2, referee, brs, hard-lmr, hard-lmrg, hard-lmrv or mcts")
+        })
     }
 }
 
@@ -86,7 +91,7 @@ impl Agent {
     fn engine_level(self) -> Option<Level> {
         match self {
             Agent::Level(level) => Some(level),
-            Agent::Brs | Agent::HardLmr | Agent::HardLmrG => Some(Level::Hard),
+            Agent::Brs | Agent::HardLmr | Agent::HardLmrG | Agent::HardLmrV => Some(Level::Hard),
             Agent::MaxN2 | Agent::Referee | Agent::Mcts => None,
         }
     }
@@ -165,6 +170,7 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
                 Agent::Brs => engine.set_style(Style::BestReply),
                 Agent::HardLmr => engine.set_reductions(Reductions::Late),
                 Agent::HardLmrG => engine.set_reductions(Reductions::Guarded),
+                Agent::HardLmrV => engine.set_reductions(Reductions::Verified),
                 _ => {}
             }
             Some(engine)
@@ -196,7 +202,11 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
             Agent::MaxN2 => maxn2(&pos, &mut rngs[seat], &mut scratch),
             Agent::Referee => referee2(&pos, &mut rngs[seat], &mut scratch),
             Agent::Mcts => mcts.choose(&pos, setup.nodes[seat].unwrap_or(MCTS_NODES)),
-            agent @ (Agent::Level(_) | Agent::Brs | Agent::HardLmr | Agent::HardLmrG) => {
+            agent @ (Agent::Level(_)
+            | Agent::Brs
+            | Agent::HardLmr
+            | Agent::HardLmrG
+            | Agent::HardLmrV) => {
                 let level = agent.engine_level().expect("an engine seat");
                 let limits = Limits {
                     movetime: setup.movetime.map(|m| process_budget(m, Duration::ZERO)),
@@ -311,6 +321,8 @@ mod tests {
         assert_eq!(Agent::HardLmr.to_string(), "hard-lmr");
         assert_eq!("hard-lmrg".parse::<Agent>(), Ok(Agent::HardLmrG));
         assert_eq!(Agent::HardLmrG.to_string(), "hard-lmrg");
+        assert_eq!("hard-lmrv".parse::<Agent>(), Ok(Agent::HardLmrV));
+        assert_eq!(Agent::HardLmrV.to_string(), "hard-lmrv");
         assert_eq!("mcts".parse::<Agent>(), Ok(Agent::Mcts));
         assert_eq!("hard".parse::<Agent>(), Ok(Agent::Level(Level::Hard)));
         assert!("strong".parse::<Agent>().is_err());

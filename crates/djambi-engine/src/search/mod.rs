@@ -62,7 +62,19 @@ pub enum Reductions {
     /// the chief's own moves, and an opponent's piece coming near it (within two squares) or,
     /// for a long-range piece, onto one of its lines (`hard-lmrg`).
     Guarded,
+    /// Every turn searched to full depth up to [`VERIFIED_FROM`] plies, as [`Reductions::Late`]
+    /// beyond; a deeper iteration's new best turn counts only if a full-width search of
+    /// [`VERIFIED_FROM`] plies finds it no worse than [`VERIFY_MARGIN`] below the full-width
+    /// best (`hard-lmrv`).
+    Verified,
 }
+
+/// The deepest iteration [`Reductions::Verified`] searches full-width.
+pub const VERIFIED_FROM: i32 = 4;
+
+/// How much worse (in share units, 100 000 the whole game) than the full-width best a reduced
+/// iteration's turn may look to the full-width search and still be played.
+pub const VERIFY_MARGIN: i32 = 1500;
 
 /// What a search found.
 #[derive(Clone, Debug)]
@@ -85,8 +97,17 @@ pub(crate) struct Searcher {
     /// How the opponents are modelled.
     pub(crate) style: Style,
     /// Whether late quiet turns are searched shallower first (late-move reductions): off in
-    /// `hard`, on in the arena's `hard-lmr` and `hard-lmrg` (issue 24, docs/ENGINE.md).
+    /// `hard`, on in the arena's `hard-lmr`, `hard-lmrg` and `hard-lmrv` (issue 24,
+    /// docs/STRENGTH.md).
     pub(crate) reductions: Reductions,
+    /// Whether the current iteration reduces ([`Reductions::Verified`] beyond
+    /// [`VERIFIED_FROM`]; always for the other forms).
+    pub(crate) reducing: bool,
+    /// Whether table entries may cut a node off (not while verifying a reduced iteration's turn:
+    /// its entries were searched with reductions).
+    pub(crate) tt_cutoffs: bool,
+    /// The full-width best turn and score a [`Reductions::Verified`] turn is checked against.
+    safe: Option<(Turn, i32)>,
     root_moves: Vec<(Turn, i32)>,
     searches: u64,
 }
@@ -108,6 +129,9 @@ impl Searcher {
             max_ply: MAX_PLY,
             style: Style::Paranoid,
             reductions: Reductions::Off,
+            reducing: true,
+            tt_cutoffs: true,
+            safe: None,
             root_moves: Vec::with_capacity(BUFFER_TURNS),
             searches: 0,
         }
@@ -121,6 +145,9 @@ impl Searcher {
         self.nodes = 0;
         self.root = root;
         self.clock = Clock::new(limits, start);
+        self.reducing = self.reductions != Reductions::Verified;
+        self.tt_cutoffs = true;
+        self.safe = None;
     }
 
     /// Iterative deepening from `pos` (a game in progress) for the player to move, within
@@ -148,7 +175,13 @@ impl Searcher {
                 if depth > 1 && !self.clock.may_start_iteration(self.nodes) {
                     break;
                 }
+                if self.reductions == Reductions::Verified {
+                    self.reducing = depth > VERIFIED_FROM;
+                }
                 let (iteration, complete) = self.root_iteration(pos, depth, &mut root_moves);
+                if self.reductions == Reductions::Verified && depth == VERIFIED_FROM && complete {
+                    self.safe = iteration;
+                }
                 if let Some((t, s)) = iteration {
                     best = Outcome {
                         best: t,
@@ -189,6 +222,13 @@ impl Searcher {
                 return (best, false);
             }
             entry.1 = s;
+            if best.is_some() && s > alpha && !self.verify(pos, entry.0) {
+                if self.clock.stopped() {
+                    return (best, false);
+                }
+                entry.1 = alpha - 1; // rejected: not first in the next iteration's order
+                continue;
+            }
             if best.is_none() || s > alpha {
                 alpha = s;
                 best = Some((entry.0, s));
@@ -204,6 +244,28 @@ impl Searcher {
             );
         }
         (best, true)
+    }
+
+    /// Whether the root turn `t`, found best by a reduced iteration, may be played
+    /// ([`Reductions::Verified`]): a full-width null-window search of [`VERIFIED_FROM`] plies,
+    /// without the table's cutoffs, finds it at most [`VERIFY_MARGIN`] below the full-width best.
+    /// Always true outside that form and for the full-width best itself.
+    fn verify(&mut self, pos: &Position, t: Turn) -> bool {
+        let Some((safe, score)) = self.safe.filter(|_| self.reducing) else {
+            return true;
+        };
+        if t == safe {
+            return true;
+        }
+        let floor = score.saturating_sub(VERIFY_MARGIN);
+        let mut child = *pos;
+        child.play_unchecked(&t);
+        self.reducing = false;
+        self.tt_cutoffs = false;
+        let s = self.search(&child, VERIFIED_FROM - 1, 1, floor - 1, floor);
+        self.reducing = true;
+        self.tt_cutoffs = true;
+        !self.clock.stopped() && s >= floor
     }
 
     /// The root's turns: the legal turns with representative placements, plus for each group
@@ -368,7 +430,7 @@ mod tests {
                 .depth
         };
         let without = depth(Reductions::Off);
-        for with in [Reductions::Late, Reductions::Guarded] {
+        for with in [Reductions::Late, Reductions::Guarded, Reductions::Verified] {
             assert!(depth(with) > without, "{with:?}: without {without}");
         }
 
@@ -435,6 +497,56 @@ mod tests {
         assert!(reduced(&s, "d6", "b4"), "hard-lmr reduces it");
     }
 
+    /// `hard-lmrv`'s check: after the outside referee's opening (`c7-d8 h7-g6 g3-f4 c3-f6`,
+    /// tests/traps.rs), red's `b8-c7` loses its chief to two opponents within four plies, so a
+    /// reduced iteration could not play it over the full-width best; the full-width best itself
+    /// and a turn no worse pass.
+    #[test]
+    fn a_reduced_iterations_turn_must_pass_the_full_width_search() {
+        let mut p = Position::new();
+        for t in ["c7-d8", "h7-g6", "g3-f4", "c3-f6"] {
+            p.play(&p.parse_turn(t).unwrap()).unwrap();
+        }
+        let mut s = Searcher::new(1 << 22);
+        s.reductions = Reductions::Verified;
+        let out = s
+            .think(
+                &p,
+                &Limits::nodes(400_000),
+                VERIFIED_FROM,
+                Instant::now(),
+                &mut Rng::new(1),
+            )
+            .unwrap();
+        assert_eq!(out.depth, VERIFIED_FROM as u32);
+        s.safe = Some((out.best, out.score));
+        s.reducing = true;
+        s.clock = Clock::new(&Limits::default(), Instant::now());
+        assert!(s.verify(&p, out.best));
+        assert!(!s.verify(&p, p.parse_turn("b8-c7").unwrap()), "the trap");
+        // Another turn passes exactly when its full-width value is within the margin.
+        let other = s
+            .root_moves
+            .iter()
+            .map(|m| m.0)
+            .find(|t| *t != out.best)
+            .unwrap();
+        let mut child = p;
+        child.play_unchecked(&other);
+        s.reducing = false;
+        let v = s.search(&child, VERIFIED_FROM - 1, 1, -INF, INF);
+        s.reducing = true;
+        s.safe = Some((out.best, v + VERIFY_MARGIN));
+        assert!(s.verify(&p, other));
+        s.safe = Some((out.best, v + VERIFY_MARGIN + 1));
+        assert!(!s.verify(&p, other));
+        assert!(s.tt_cutoffs && s.reducing, "restored after checking");
+        // Outside the verified form every turn passes.
+        s.reductions = Reductions::Late;
+        s.safe = None;
+        assert!(s.verify(&p, p.parse_turn("b8-c7").unwrap()));
+    }
+
     /// An arena game against `referee` (seed 2000, game 86): yellow's `c6-b7@e1` lets green's
     /// Diplomat set yellow's Chief down on g4, in red's Assassin's line, and red kills it. With
     /// reductions the search reaches depth 5 and walked into it on every seed until the square
@@ -443,7 +555,12 @@ mod tests {
     fn a_chief_set_down_in_harms_way_is_seen() {
         let p = placement::game_86();
         let trap = p.parse_turn("c6-b7@e1").unwrap();
-        for reductions in [Reductions::Off, Reductions::Late, Reductions::Guarded] {
+        for reductions in [
+            Reductions::Off,
+            Reductions::Late,
+            Reductions::Guarded,
+            Reductions::Verified,
+        ] {
             for seed in [1, 2] {
                 let mut s = Searcher::new(1 << 22);
                 s.reductions = reductions;

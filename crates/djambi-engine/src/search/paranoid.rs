@@ -78,6 +78,7 @@ impl Searcher {
         let key = hash(pos, self.root);
         let hit = self.tt.probe(key);
         if let Some(h) = hit
+            && self.tt_cutoffs
             && i32::from(h.depth) >= depth
         {
             let s = from_tt(h.score, ply);
@@ -173,6 +174,7 @@ impl Searcher {
         (t, score): (Turn, i32),
     ) -> bool {
         if self.reductions == Reductions::Off
+            || !self.reducing
             || self.style != Style::Paranoid
             || depth < LMR_DEPTH
             || i < LMR_FROM
@@ -183,7 +185,7 @@ impl Searcher {
         let Some(m) = t.as_move().filter(|m| m.place.is_none()) else {
             return false;
         };
-        self.reductions == Reductions::Late || !bears_on_chief(pos, self.root, m)
+        self.reductions != Reductions::Guarded || !bears_on_chief(pos, self.root, m)
     }
 
     /// BRS+'s non-branching opponent: plays its first ordered turn, at no cost in depth.
