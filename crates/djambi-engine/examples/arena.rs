@@ -21,7 +21,9 @@
 //! (Best-Reply Search+ over `hard`'s evaluation), `hard-lmr` (`hard` with late-move
 //! reductions), `hard-lmrg` (the same, sparing the turns that bear on its own chief),
 //! `hard-lmrv` (full-width to depth 4, reductions beyond, a deeper turn played only if the
-//! full-width search finds it no clearly worse) or `mcts` (tree search with progressive bias;
+//! full-width search finds it no clearly worse), `hard-q` (`hard` whose quiescence search
+//! leaves out the opponents' kills among themselves) or `mcts` (tree search with progressive
+//! bias;
 //! on the node budget, 100 000 without one). Game `i` uses seed `S + i` and puts the
 //! tested agent in seat
 //! `i mod 4`. `--b-nodes N` gives the three others a node budget of their own (with

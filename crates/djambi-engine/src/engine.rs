@@ -89,6 +89,9 @@ pub struct Engine {
     searcher: Searcher,
     seed: u64,
     buf: Vec<Turn>,
+    /// `hard` without the opponents' kills among themselves in its quiescence search (the
+    /// arena's `hard-q`).
+    paranoid_kills: bool,
 }
 
 impl Engine {
@@ -98,6 +101,7 @@ impl Engine {
             searcher: Searcher::new(config.tt_bytes),
             seed: config.seed,
             buf: Vec::with_capacity(4096),
+            paranoid_kills: false,
         }
     }
 
@@ -118,6 +122,12 @@ impl Engine {
     /// level.
     pub(crate) fn set_reductions(&mut self, reductions: crate::search::Reductions) {
         self.searcher.reductions = reductions;
+    }
+
+    /// Makes `hard` leave the opponents' kills among themselves out of its quiescence search:
+    /// the arena's `hard-q` (issue 24), not a level.
+    pub(crate) fn set_paranoid_kills(&mut self, on: bool) {
+        self.paranoid_kills = on;
     }
 
     /// The seed of the next choices.
@@ -176,6 +186,7 @@ impl Engine {
                 } else if limits.movetime.is_none() && limits.nodes.is_none() {
                     limits.movetime = Some(DEFAULT_MOVETIME);
                 }
+                self.searcher.paranoid_kills = level == Level::Hard && self.paranoid_kills;
                 let out = self
                     .searcher
                     .think(pos, &limits, crate::search::MAX_DEPTH, start, &mut rng)
@@ -199,6 +210,7 @@ impl Engine {
     /// game a loss. With neither a move time nor a node budget, [`DEFAULT_MOVETIME`]. The first
     /// iteration always completes; with a node budget the value is repeatable.
     pub fn value(&mut self, pos: &Position, player: Player, limits: &Limits) -> i32 {
+        self.searcher.paranoid_kills = false;
         if limits.movetime.is_none() && limits.nodes.is_none() {
             let limits = Limits {
                 movetime: Some(DEFAULT_MOVETIME),
@@ -216,6 +228,7 @@ impl Engine {
         if !pos.is_alive(player) {
             return eval::assess(pos, player);
         }
+        self.searcher.paranoid_kills = false;
         let v = self
             .searcher
             .value(pos, player, &Limits::nodes(ASSESS_NODES));
@@ -234,6 +247,27 @@ mod tests {
     use super::*;
 
     fn assert_send<T: Send>() {}
+
+    /// Issue 24: the arena's `hard-q` leaves the kills among opponents out of its quiescence
+    /// search; `hard`, `medium` and the analysis's values keep every kill.
+    #[test]
+    fn only_hard_q_leaves_the_opponents_kills_among_themselves_out() {
+        let p = Position::new();
+        let mut e = Engine::default();
+        let nodes = Limits::nodes(2_000);
+        e.think(&p, Level::Hard, &nodes).unwrap();
+        assert!(!e.searcher.paranoid_kills, "hard");
+        e.set_paranoid_kills(true);
+        e.think(&p, Level::Hard, &nodes).unwrap();
+        assert!(e.searcher.paranoid_kills);
+        e.value(&p, djambi_core::Player::Blue, &nodes);
+        assert!(!e.searcher.paranoid_kills, "the analysis");
+        e.think(&p, Level::Hard, &nodes).unwrap();
+        e.assess(&p, djambi_core::Player::Blue);
+        assert!(!e.searcher.paranoid_kills, "a draw offer's assessment");
+        e.think(&p, Level::Medium, &nodes).unwrap();
+        assert!(!e.searcher.paranoid_kills, "medium");
+    }
 
     #[test]
     fn assess_says_who_is_losing() {

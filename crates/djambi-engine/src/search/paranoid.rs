@@ -289,7 +289,21 @@ impl Searcher {
         let ctx = PlaceCtx::new(pos, Some(self.root));
         let per_group = if kills_only { 1 } else { PER_GROUP };
         let ordering = &self.ordering;
-        let wanted = |t: &Turn| !kills_only || victim(pos, t).is_some();
+        let against = if kills_only && self.paranoid_kills && pos.to_move() != Some(self.root) {
+            Some(self.root)
+        } else {
+            None
+        };
+        let wanted = |t: &Turn| {
+            !kills_only
+                || victim(pos, t).is_some_and(|v| match against {
+                    None => true,
+                    Some(root) => {
+                        v.role == Role::Chief
+                            || pos.control(v.army) == djambi_core::Controller::Player(root)
+                    }
+                })
+        };
         reduce_if(pos, &ctx, &raw, per_group, wanted, |t| {
             out.push((t, ordering.score(pos, ply, &t, tt_move)));
         });
@@ -346,4 +360,51 @@ pub(crate) fn bears_on_chief(pos: &Position, root: Player, m: &Move) -> bool {
         Some(Role::Assassin | Role::Reporter | Role::Chief)
     );
     long && m.to.line_to(chief).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use djambi_core::Rules;
+
+    /// The arena's `hard-q` (issue 24): in its quiescence search an opponent of the searching
+    /// player (red) kills only red's pieces and chiefs; red kills anything, and so does an
+    /// opponent anywhere in the tree and in `hard`'s quiescence search.
+    #[test]
+    fn paranoid_kills_leave_out_the_kills_among_opponents() {
+        // Blue's Militant on c4 can kill red's Militant (c5), yellow's Chief (d5), yellow's
+        // Militant (b4) and green's Militant (d3).
+        let p = Position::from_dpn(
+            "8Cb/9/9/9/2MrCy5/1MyMb6/3Mg5/9/Cr7Cg b rbyg r 0 - 0 2",
+            Rules::default(),
+        )
+        .unwrap();
+        let victims = |s: &mut Searcher, kills_only: bool| {
+            let mut out = Vec::new();
+            s.generate(&p, 0, None, kills_only, &mut out);
+            let mut v: Vec<String> = out
+                .iter()
+                .filter(|(t, _)| victim(&p, t).is_some())
+                .filter_map(|(t, _)| t.as_move())
+                .filter(|m| m.from.to_string() == "c4")
+                .map(|m| m.to.to_string())
+                .collect();
+            v.sort();
+            v.dedup(); // the tree keeps several placements of each corpse
+            v
+        };
+        let mut s = Searcher::new(1 << 16);
+        s.root = Player::Red;
+        let all = ["b4", "c5", "d3", "d5"];
+        assert_eq!(victims(&mut s, true), all);
+        s.paranoid_kills = true;
+        assert_eq!(victims(&mut s, true), ["c5", "d5"]);
+        assert_eq!(victims(&mut s, false), all, "the tree keeps every kill");
+        s.root = Player::Blue;
+        assert_eq!(
+            victims(&mut s, true),
+            all,
+            "the searching player kills anything"
+        );
+    }
 }
