@@ -7,7 +7,7 @@
 //! Leaves go through a quiescence search over kills, so the evaluation is not taken in the
 //! middle of an exchange (a chief about to be taken looks as lost as it is).
 
-use djambi_core::{Move, Player, Position, Role, Turn};
+use djambi_core::{Controller, Move, Player, Position, Role, Turn};
 
 use crate::eval::{self, WIN, WIN_THRESHOLD};
 use crate::search::ordering::{is_quiet, pick_next};
@@ -289,19 +289,15 @@ impl Searcher {
         let ctx = PlaceCtx::new(pos, Some(self.root));
         let per_group = if kills_only { 1 } else { PER_GROUP };
         let ordering = &self.ordering;
-        let against = if kills_only && self.paranoid_kills && pos.to_move() != Some(self.root) {
-            Some(self.root)
-        } else {
-            None
-        };
+        // `hard-q`: an opponent's kills only of the searching player's pieces and chiefs.
+        let root = self.root;
+        let only_root = kills_only && self.paranoid_kills && pos.to_move() != Some(root);
         let wanted = |t: &Turn| {
             !kills_only
-                || victim(pos, t).is_some_and(|v| match against {
-                    None => true,
-                    Some(root) => {
-                        v.role == Role::Chief
-                            || pos.control(v.army) == djambi_core::Controller::Player(root)
-                    }
+                || victim(pos, t).is_some_and(|v| {
+                    !only_root
+                        || v.role == Role::Chief
+                        || pos.control(v.army) == Controller::Player(root)
                 })
         };
         reduce_if(pos, &ctx, &raw, per_group, wanted, |t| {
