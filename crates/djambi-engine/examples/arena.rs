@@ -22,14 +22,15 @@
 //! reductions), `hard-lmrg` (the same, sparing the turns that bear on its own chief),
 //! `hard-lmrv` (full-width to depth 4, reductions beyond, a deeper turn played only if the
 //! full-width search finds it no clearly worse), `hard-q` (`hard` whose quiescence search
-//! leaves out the opponents' kills among themselves) or `mcts` (tree search with progressive
-//! bias;
-//! on the node budget, 100 000 without one). Game `i` uses seed `S + i` and puts the
+//! leaves out the opponents' kills among themselves), `hard-old` (`hard` as released before
+//! issue 24, blind to the opening trap) or `mcts` (tree search with progressive bias, on the
+//! node budget, 100 000 without one). Game `i` uses seed `S + i` and puts the
 //! tested agent in seat
 //! `i mod 4`. `--b-nodes N` gives the three others a node budget of their own (with
 //! `--nodes`: the tested agent's; the time-scaling match is `--a hard --b hard --nodes 500000
-//! --b-nodes 125000`). `--from G` starts at game `G` (to replay one game: `--from G --games 1`); an
-//! elimination of the tested agent before turn 30 prints the game's turns.
+//! --b-nodes 125000`); `--b-movetime MS` does the same on the clock (`--movetime 1000
+//! --b-movetime 250`). `--from G` starts at game `G` (to replay one game: `--from G --games
+//! 1`); an elimination of the tested agent before turn 30 prints the game's turns.
 //!
 //! `--ladder A,B,C,…` (weakest first) plays, for each neighbouring pair, the stronger agent in
 //! one seat against three copies of the weaker (`B` vs 3 × `A`, `C` vs 3 × `B`, …), then one
@@ -57,6 +58,8 @@ struct Options {
     nodes: Option<u64>,
     /// The others' node budget, when it differs from the tested agent's (`--b-nodes`).
     b_nodes: Option<u64>,
+    /// The others' move time, when it differs from the tested agent's (`--b-movetime`).
+    b_movetime: Option<Duration>,
     turn_limit: u32,
     seed: u64,
     threads: usize,
@@ -75,6 +78,7 @@ fn parse() -> Result<Options, String> {
         movetime: Some(Duration::from_millis(1000)),
         nodes: None,
         b_nodes: None,
+        b_movetime: None,
         turn_limit: 60,
         seed: 1,
         threads: 1,
@@ -113,6 +117,7 @@ fn parse() -> Result<Options, String> {
                 o.movetime = None;
             }
             "--b-nodes" => o.b_nodes = Some(num(&value)?),
+            "--b-movetime" => o.b_movetime = Some(Duration::from_millis(num(&value)?)),
             "--turn-limit" => o.turn_limit = num(&value)?.max(1) as u32,
             "--seed" => o.seed = num(&value)?,
             "--threads" | "--jobs" => o.threads = num(&value)?.max(1) as usize,
@@ -159,7 +164,14 @@ fn main() {
             Some(b) if b != n => format!("{n} nodes (the others {b})"),
             _ => format!("{n} nodes"),
         },
-        (Some(m), None) => format!("movetime {} ms", m.as_millis()),
+        (Some(m), None) => match o.b_movetime {
+            Some(b) if b != m => format!(
+                "movetime {} ms (the others {} ms)",
+                m.as_millis(),
+                b.as_millis()
+            ),
+            _ => format!("movetime {} ms", m.as_millis()),
+        },
         (None, None) => "no limit".into(),
     };
     if let Some(ladder) = &o.ladder {
@@ -204,9 +216,11 @@ fn play_match(
                     }
                     let mut nodes = [o.b_nodes.or(o.nodes); 4];
                     nodes[g % 4] = o.nodes;
+                    let mut movetime = [o.b_movetime.or(o.movetime); 4];
+                    movetime[g % 4] = o.movetime;
                     let setup = GameSetup {
                         seats: rotated_seats(a, b, g),
-                        movetime: o.movetime,
+                        movetime,
                         nodes,
                         turn_limit: o.turn_limit,
                         seed: o.seed + g as u64,

@@ -46,6 +46,11 @@ pub enum Agent {
     /// and chiefs (issue 24; measured, not landed): the kills among opponents were nine tenths
     /// of depth 5's nodes.
     HardQ,
+    /// `hard` as released before issue 24: an opponent's placements chosen without the square
+    /// beside the searching player's chief or where its displaced chief is most exposed, so it
+    /// falls into the two-opponent opening trap (the "old `hard`" the issue asks to be
+    /// measured against).
+    HardOld,
     /// Monte-Carlo Tree Search with progressive bias ([`crate::search::mcts`]), on the node
     /// budget (100 000 positions when the match gives only a move time).
     Mcts,
@@ -62,6 +67,7 @@ impl fmt::Display for Agent {
             Agent::HardLmrG => f.write_str("hard-lmrg"),
             Agent::HardLmrV => f.write_str("hard-lmrv"),
             Agent::HardQ => f.write_str("hard-q"),
+            Agent::HardOld => f.write_str("hard-old"),
             Agent::Mcts => f.write_str("mcts"),
         }
     }
@@ -71,7 +77,7 @@ impl FromStr for Agent {
     type Err = String;
 
     /// `random`, `beginner`, `easy`, `medium`, `hard`, `maxn2`, `referee`, `brs`, `hard-lmr`,
-    /// `hard-lmrg`, `hard-lmrv`, `hard-q` or `mcts`.
+    /// `hard-lmrg`, `hard-lmrv`, `hard-q`, `hard-old` or `mcts`.
     fn from_str(s: &str) -> Result<Agent, String> {
         match s {
             "maxn2" => return Ok(Agent::MaxN2),
@@ -81,11 +87,14 @@ impl FromStr for Agent {
             "hard-lmrg" => return Ok(Agent::HardLmrG),
             "hard-lmrv" => return Ok(Agent::HardLmrV),
             "hard-q" => return Ok(Agent::HardQ),
+            "hard-old" => return Ok(Agent::HardOld),
             "mcts" => return Ok(Agent::Mcts),
             _ => {}
         }
         s.parse().map(Agent::Level).map_err(|e| {
-            format!("{e}, maxn2, referee, brs, hard-lmr, hard-lmrg, hard-lmrv, hard-q or mcts")
+            format!(
+                "{e}, maxn2, referee, brs, hard-lmr, hard-lmrg, hard-lmrv, hard-q, hard-old or mcts"
+            )
         })
     }
 }
@@ -97,9 +106,12 @@ impl Agent {
     fn engine_level(self) -> Option<Level> {
         match self {
             Agent::Level(level) => Some(level),
-            Agent::Brs | Agent::HardLmr | Agent::HardLmrG | Agent::HardLmrV | Agent::HardQ => {
-                Some(Level::Hard)
-            }
+            Agent::Brs
+            | Agent::HardLmr
+            | Agent::HardLmrG
+            | Agent::HardLmrV
+            | Agent::HardQ
+            | Agent::HardOld => Some(Level::Hard),
             Agent::MaxN2 | Agent::Referee | Agent::Mcts => None,
         }
     }
@@ -113,9 +125,10 @@ pub const MCTS_NODES: u64 = 100_000;
 pub struct GameSetup {
     /// Who sits in each seat, in base order (red, blue, yellow, green).
     pub seats: [Agent; 4],
-    /// The move time of the engine's levels, as the `djambi bot` command would get it: the
-    /// search uses [`process_budget`] of it.
-    pub movetime: Option<Duration>,
+    /// The move time of the engine's levels, per seat, as the `djambi bot` command would get
+    /// it: the search uses [`process_budget`] of it. A tested agent may think longer than the
+    /// others (the time-scaling match on the clock).
+    pub movetime: [Option<Duration>; 4],
     /// A node budget for the engine's levels instead (deterministic games), per seat: a tested
     /// agent may think longer than the others (the time-scaling match).
     pub nodes: [Option<u64>; 4],
@@ -180,6 +193,7 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
                 Agent::HardLmrG => engine.set_reductions(Reductions::Guarded),
                 Agent::HardLmrV => engine.set_reductions(Reductions::Verified),
                 Agent::HardQ => engine.set_paranoid_kills(true),
+                Agent::HardOld => engine.set_old_placements(true),
                 _ => {}
             }
             Some(engine)
@@ -216,10 +230,11 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
             | Agent::HardLmr
             | Agent::HardLmrG
             | Agent::HardLmrV
-            | Agent::HardQ) => {
+            | Agent::HardQ
+            | Agent::HardOld) => {
                 let level = agent.engine_level().expect("an engine seat");
                 let limits = Limits {
-                    movetime: setup.movetime.map(|m| process_budget(m, Duration::ZERO)),
+                    movetime: setup.movetime[seat].map(|m| process_budget(m, Duration::ZERO)),
                     nodes: setup.nodes[seat],
                     stop: None,
                 };
@@ -237,7 +252,7 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
             result.max_think[seat] = spent;
             result.slowest[seat] = pos.to_dpn();
         }
-        if setup.movetime.is_some_and(|m| spent > m.mul_f64(0.9)) {
+        if setup.movetime[seat].is_some_and(|m| spent > m.mul_f64(0.9)) {
             result.slow[seat] += 1;
         }
         let Some(turn) = turn else { break };
@@ -378,7 +393,7 @@ mod tests {
                 },
                 Agent::Level(Level::Random),
             ],
-            movetime: None,
+            movetime: [None; 4],
             nodes: [Some(500); 4],
             turn_limit: 10,
             seed: 3,

@@ -130,6 +130,13 @@ impl Engine {
         self.paranoid_kills = on;
     }
 
+    /// Makes the search choose an opponent's placements as the released engine did before
+    /// issue 24, blind to the traps set beside the searching player's chief: the arena's
+    /// `hard-old`, not a level.
+    pub(crate) fn set_old_placements(&mut self, on: bool) {
+        self.searcher.old_placements = on;
+    }
+
     /// The seed of the next choices.
     pub fn seed(&self) -> u64 {
         self.seed
@@ -267,6 +274,27 @@ mod tests {
         assert!(!e.searcher.paranoid_kills, "a draw offer's assessment");
         e.think(&p, Level::Medium, &nodes).unwrap();
         assert!(!e.searcher.paranoid_kills, "medium");
+    }
+
+    /// Issue 24: the arena's `hard-old` chooses an opponent's placements as the engine did
+    /// before the fix, and so does not see the referee's opening trap (red's `b8-c7` frees b8,
+    /// blue's Diplomat sets yellow's Militant down there, and it kills red's Chief); `hard`
+    /// sees red lost.
+    #[test]
+    fn only_hard_old_is_blind_to_the_opening_trap() {
+        let mut p = Position::new();
+        for t in ["c7-d8", "h7-g6", "g3-f4", "c3-f6", "b8-c7"] {
+            let t = p.parse_turn(t).unwrap();
+            p.play(&t).unwrap();
+        }
+        let value = |old: bool| {
+            let mut e = Engine::default();
+            e.set_old_placements(old);
+            e.value(&p, djambi_core::Player::Red, &Limits::nodes(20_000))
+        };
+        let (seen, blind) = (value(false), value(true));
+        assert!(seen < -eval::WIN_THRESHOLD, "hard sees red lost: {seen}");
+        assert!(blind > -eval::WIN_THRESHOLD, "hard-old does not: {blind}");
     }
 
     #[test]

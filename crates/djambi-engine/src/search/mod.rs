@@ -112,6 +112,10 @@ pub(crate) struct Searcher {
     /// so a minimising opponent hardly ever prefers it to standing pat, and those kills were
     /// nine tenths of depth 5's nodes (docs/STRENGTH.md).
     pub(crate) paranoid_kills: bool,
+    /// Whether an opponent's placements are chosen as the released engine chose them, before
+    /// issue 24 (the arena's `hard-old`): without the square beside the searching player's
+    /// chief and without the square where its displaced chief is most exposed.
+    pub(crate) old_placements: bool,
     /// The full-width best turn and score a [`Reductions::Verified`] turn is checked against.
     safe: Option<(Turn, i32)>,
     root_moves: Vec<(Turn, i32)>,
@@ -138,6 +142,7 @@ impl Searcher {
             reducing: true,
             tt_cutoffs: true,
             paranoid_kills: false,
+            old_placements: false,
             safe: None,
             root_moves: Vec::with_capacity(BUFFER_TURNS),
             searches: 0,

@@ -286,7 +286,8 @@ impl Searcher {
         let mut raw = std::mem::take(&mut self.raw[ply]);
         pos.legal_turns_into(&mut raw);
         out.clear();
-        let ctx = PlaceCtx::new(pos, Some(self.root));
+        // `hard-old`: placements chosen for nobody in particular, as before issue 24.
+        let ctx = PlaceCtx::new(pos, (!self.old_placements).then_some(self.root));
         let per_group = if kills_only { 1 } else { PER_GROUP };
         let ordering = &self.ordering;
         // `hard-q`: an opponent's kills only of the searching player's pieces and chiefs.
