@@ -56,19 +56,30 @@ pub enum Agent {
     Mcts,
 }
 
+/// The agents that are not a level of the engine, by name: one table for printing and parsing.
+const NAMED: [(&str, Agent); 9] = [
+    ("maxn2", Agent::MaxN2),
+    ("referee", Agent::Referee),
+    ("brs", Agent::Brs),
+    ("hard-lmr", Agent::HardLmr),
+    ("hard-lmrg", Agent::HardLmrG),
+    ("hard-lmrv", Agent::HardLmrV),
+    ("hard-q", Agent::HardQ),
+    ("hard-old", Agent::HardOld),
+    ("mcts", Agent::Mcts),
+];
+
 impl fmt::Display for Agent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Agent::Level(l) => l.fmt(f),
-            Agent::MaxN2 => f.write_str("maxn2"),
-            Agent::Referee => f.write_str("referee"),
-            Agent::Brs => f.write_str("brs"),
-            Agent::HardLmr => f.write_str("hard-lmr"),
-            Agent::HardLmrG => f.write_str("hard-lmrg"),
-            Agent::HardLmrV => f.write_str("hard-lmrv"),
-            Agent::HardQ => f.write_str("hard-q"),
-            Agent::HardOld => f.write_str("hard-old"),
-            Agent::Mcts => f.write_str("mcts"),
+            other => {
+                let (name, _) = NAMED
+                    .iter()
+                    .find(|(_, a)| a == other)
+                    .expect("every agent but a level is named");
+                f.write_str(name)
+            }
         }
     }
 }
@@ -79,22 +90,13 @@ impl FromStr for Agent {
     /// `random`, `beginner`, `easy`, `medium`, `hard`, `maxn2`, `referee`, `brs`, `hard-lmr`,
     /// `hard-lmrg`, `hard-lmrv`, `hard-q`, `hard-old` or `mcts`.
     fn from_str(s: &str) -> Result<Agent, String> {
-        match s {
-            "maxn2" => return Ok(Agent::MaxN2),
-            "referee" => return Ok(Agent::Referee),
-            "brs" => return Ok(Agent::Brs),
-            "hard-lmr" => return Ok(Agent::HardLmr),
-            "hard-lmrg" => return Ok(Agent::HardLmrG),
-            "hard-lmrv" => return Ok(Agent::HardLmrV),
-            "hard-q" => return Ok(Agent::HardQ),
-            "hard-old" => return Ok(Agent::HardOld),
-            "mcts" => return Ok(Agent::Mcts),
-            _ => {}
+        if let Some((_, agent)) = NAMED.iter().find(|(name, _)| *name == s) {
+            return Ok(*agent);
         }
         s.parse().map(Agent::Level).map_err(|e| {
-            format!(
-                "{e}, maxn2, referee, brs, hard-lmr, hard-lmrg, hard-lmrv, hard-q, hard-old or mcts"
-            )
+            let names: Vec<&str> = NAMED.iter().map(|(name, _)| *name).collect();
+            let (last, rest) = names.split_last().expect("named agents");
+            format!("{e}, {} or {last}", rest.join(", "))
         })
     }
 }
@@ -225,13 +227,7 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
             Agent::MaxN2 => maxn2(&pos, &mut rngs[seat], &mut scratch),
             Agent::Referee => referee2(&pos, &mut rngs[seat], &mut scratch),
             Agent::Mcts => mcts.choose(&pos, setup.nodes[seat].unwrap_or(MCTS_NODES)),
-            agent @ (Agent::Level(_)
-            | Agent::Brs
-            | Agent::HardLmr
-            | Agent::HardLmrG
-            | Agent::HardLmrV
-            | Agent::HardQ
-            | Agent::HardOld) => {
+            agent => {
                 let level = agent.engine_level().expect("an engine seat");
                 let limits = Limits {
                     movetime: setup.movetime[seat].map(|m| process_budget(m, Duration::ZERO)),
