@@ -23,7 +23,9 @@
 //! `hard-lmrv` (full-width to depth 4, reductions beyond, a deeper turn played only if the
 //! full-width search finds it no clearly worse), `hard-q` (`hard` whose quiescence search
 //! leaves out the opponents' kills among themselves), `hard-old` (`hard` as released before
-//! issue 24, blind to the opening trap) or `mcts` (tree search with progressive bias, on the
+//! issue 24, blind to the opening trap), `hard-brs` (`hard` to depth 4, then Best-Reply
+//! iterations whose turn is played only if the full-width search finds it no clearly worse)
+//! or `mcts` (tree search with progressive bias, on the
 //! node budget, 100 000 without one). Game `i` uses seed `S + i` and puts the
 //! tested agent in seat
 //! `i mod 4`. `--b-nodes N` gives the three others a node budget of their own (with

@@ -51,13 +51,17 @@ pub enum Agent {
     /// falls into the two-opponent opening trap (the "old `hard`" the issue asks to be
     /// measured against).
     HardOld,
+    /// `hard` up to a completed fourth ply, then Best-Reply Search+ iterations with the rest of
+    /// its budget, a Best-Reply turn played only if the full-width fourth ply finds it no
+    /// clearly worse (issue 24; `search/beyond.rs`).
+    HardBrs,
     /// Monte-Carlo Tree Search with progressive bias ([`crate::search::mcts`]), on the node
     /// budget (100 000 positions when the match gives only a move time).
     Mcts,
 }
 
 /// The agents that are not a level of the engine, by name: one table for printing and parsing.
-const NAMED: [(&str, Agent); 9] = [
+const NAMED: [(&str, Agent); 10] = [
     ("maxn2", Agent::MaxN2),
     ("referee", Agent::Referee),
     ("brs", Agent::Brs),
@@ -66,6 +70,7 @@ const NAMED: [(&str, Agent); 9] = [
     ("hard-lmrv", Agent::HardLmrV),
     ("hard-q", Agent::HardQ),
     ("hard-old", Agent::HardOld),
+    ("hard-brs", Agent::HardBrs),
     ("mcts", Agent::Mcts),
 ];
 
@@ -88,7 +93,7 @@ impl FromStr for Agent {
     type Err = String;
 
     /// `random`, `beginner`, `easy`, `medium`, `hard`, `maxn2`, `referee`, `brs`, `hard-lmr`,
-    /// `hard-lmrg`, `hard-lmrv`, `hard-q`, `hard-old` or `mcts`.
+    /// `hard-lmrg`, `hard-lmrv`, `hard-q`, `hard-old`, `hard-brs` or `mcts`.
     fn from_str(s: &str) -> Result<Agent, String> {
         if let Some((_, agent)) = NAMED.iter().find(|(name, _)| *name == s) {
             return Ok(*agent);
@@ -113,7 +118,8 @@ impl Agent {
             | Agent::HardLmrG
             | Agent::HardLmrV
             | Agent::HardQ
-            | Agent::HardOld => Some(Level::Hard),
+            | Agent::HardOld
+            | Agent::HardBrs => Some(Level::Hard),
             Agent::MaxN2 | Agent::Referee | Agent::Mcts => None,
         }
     }
@@ -196,6 +202,7 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
                 Agent::HardLmrV => engine.set_reductions(Reductions::Verified),
                 Agent::HardQ => engine.set_paranoid_kills(true),
                 Agent::HardOld => engine.set_old_placements(true),
+                Agent::HardBrs => engine.set_brs_beyond(true),
                 _ => {}
             }
             Some(engine)
@@ -346,6 +353,8 @@ mod tests {
         assert_eq!(Agent::HardLmrV.to_string(), "hard-lmrv");
         assert_eq!("hard-q".parse::<Agent>(), Ok(Agent::HardQ));
         assert_eq!(Agent::HardQ.to_string(), "hard-q");
+        assert_eq!("hard-brs".parse::<Agent>(), Ok(Agent::HardBrs));
+        assert_eq!(Agent::HardBrs.to_string(), "hard-brs");
         assert_eq!("mcts".parse::<Agent>(), Ok(Agent::Mcts));
         assert_eq!("hard".parse::<Agent>(), Ok(Agent::Level(Level::Hard)));
         assert!("strong".parse::<Agent>().is_err());

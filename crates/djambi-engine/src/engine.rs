@@ -137,6 +137,12 @@ impl Engine {
         self.searcher.old_placements = on;
     }
 
+    /// Makes the search follow a completed fourth ply with Best-Reply iterations whose turns
+    /// the Paranoid search must accept: the arena's `hard-brs` (issue 24), not a level.
+    pub(crate) fn set_brs_beyond(&mut self, on: bool) {
+        self.searcher.brs_beyond = on;
+    }
+
     /// The seed of the next choices.
     pub fn seed(&self) -> u64 {
         self.seed

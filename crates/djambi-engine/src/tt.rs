@@ -57,6 +57,11 @@ impl Tt {
         self.table.len() * ENTRY_BYTES
     }
 
+    /// The current salt: [`Tt::new_search`] with it again finds this search's entries.
+    pub(crate) fn salt(&self) -> u64 {
+        self.salt
+    }
+
     /// Forgets every entry (in O(1): see `salt`).
     pub(crate) fn new_search(&mut self, salt: u64) {
         self.salt = salt;

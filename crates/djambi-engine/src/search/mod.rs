@@ -8,6 +8,7 @@
 //! one list of scored turns per ply, so a search allocates nothing per node.
 
 pub mod beginner;
+pub(crate) mod beyond;
 pub mod greedy;
 pub mod maxn;
 pub mod mcts;
@@ -116,6 +117,9 @@ pub(crate) struct Searcher {
     /// issue 24 (the arena's `hard-old`): without the square beside the searching player's
     /// chief and without the square where its displaced chief is most exposed.
     pub(crate) old_placements: bool,
+    /// Whether a completed full-width fourth ply is followed by Best-Reply iterations whose
+    /// turns must pass [`Searcher::verify`] (the arena's `hard-brs`, issue 24; `beyond.rs`).
+    pub(crate) brs_beyond: bool,
     /// The full-width best turn and score a [`Reductions::Verified`] turn is checked against.
     safe: Option<(Turn, i32)>,
     root_moves: Vec<(Turn, i32)>,
@@ -143,6 +147,7 @@ impl Searcher {
             tt_cutoffs: true,
             paranoid_kills: false,
             old_placements: false,
+            brs_beyond: false,
             safe: None,
             root_moves: Vec::with_capacity(BUFFER_TURNS),
             searches: 0,
@@ -206,6 +211,10 @@ impl Searcher {
                 }
                 // Stable: equal scores keep the previous (seeded) order.
                 root_moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+                if self.brs_beyond && depth == VERIFIED_FROM {
+                    best = self.best_reply_beyond(pos, best, &mut root_moves);
+                    break;
+                }
             }
         }
         self.root_moves = root_moves;
@@ -258,8 +267,8 @@ impl Searcher {
         (best, true)
     }
 
-    /// Whether the root turn `t`, found best by a reduced iteration, may be played
-    /// ([`Reductions::Verified`]): a full-width null-window search of [`VERIFIED_FROM`] plies,
+    /// Whether the root turn `t`, found best by a reduced iteration ([`Reductions::Verified`])
+    /// or a Best-Reply one (`hard-brs`, `beyond.rs`), may be played: a full-width Paranoid null-window search of [`VERIFIED_FROM`] plies,
     /// without the table's cutoffs, finds it at most [`VERIFY_MARGIN`] below the full-width best.
     /// Always true outside that form and for the full-width best itself.
     fn verify(&mut self, pos: &Position, t: Turn) -> bool {
@@ -272,11 +281,19 @@ impl Searcher {
         let floor = score.saturating_sub(VERIFY_MARGIN);
         let mut child = *pos;
         child.play_unchecked(&t);
+        // `hard-brs`: the check is the Paranoid search's, on the Paranoid entries.
+        let brs = self.style == Style::BestReply && self.brs_beyond;
+        if brs {
+            self.best_reply_phase(false);
+        }
         self.reducing = false;
         self.tt_cutoffs = false;
         let s = self.search(&child, VERIFIED_FROM - 1, 1, floor - 1, floor);
         self.reducing = true;
         self.tt_cutoffs = true;
+        if brs {
+            self.best_reply_phase(true);
+        }
         !self.clock.stopped() && s >= floor
     }
 
