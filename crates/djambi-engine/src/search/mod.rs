@@ -17,6 +17,7 @@ pub(crate) mod paranoid;
 pub(crate) mod placement;
 pub(crate) mod rank;
 pub mod referee;
+mod verify;
 
 use std::time::Instant;
 
@@ -267,36 +268,6 @@ impl Searcher {
         (best, true)
     }
 
-    /// Whether the root turn `t`, found best by a reduced iteration ([`Reductions::Verified`])
-    /// or a Best-Reply one (`hard-brs`, `beyond.rs`), may be played: a full-width Paranoid null-window search of [`VERIFIED_FROM`] plies,
-    /// without the table's cutoffs, finds it at most [`VERIFY_MARGIN`] below the full-width best.
-    /// Always true outside that form and for the full-width best itself.
-    fn verify(&mut self, pos: &Position, t: Turn) -> bool {
-        let Some((safe, score)) = self.safe.filter(|_| self.reducing) else {
-            return true;
-        };
-        if t == safe {
-            return true;
-        }
-        let floor = score.saturating_sub(VERIFY_MARGIN);
-        let mut child = *pos;
-        child.play_unchecked(&t);
-        // `hard-brs`: the check is the Paranoid search's, on the Paranoid entries.
-        let brs = self.style == Style::BestReply && self.brs_beyond;
-        if brs {
-            self.best_reply_phase(false);
-        }
-        self.reducing = false;
-        self.tt_cutoffs = false;
-        let s = self.search(&child, VERIFIED_FROM - 1, 1, floor - 1, floor);
-        self.reducing = true;
-        self.tt_cutoffs = true;
-        if brs {
-            self.best_reply_phase(true);
-        }
-        !self.clock.stopped() && s >= floor
-    }
-
     /// The root's turns: the legal turns with representative placements, plus for each group
     /// of placements the one that evaluates best after one ply (the root can afford to look at
     /// every placement once). Ordered by that one-ply score, ties in seeded random order.
@@ -524,56 +495,6 @@ mod tests {
         assert!(reduced(&s, "i9", "i7"), "an Assassin off its lines");
         s.reductions = Reductions::Late;
         assert!(reduced(&s, "d6", "b4"), "hard-lmr reduces it");
-    }
-
-    /// `hard-lmrv`'s check: after the outside referee's opening (`c7-d8 h7-g6 g3-f4 c3-f6`,
-    /// tests/traps.rs), red's `b8-c7` loses its chief to two opponents within four plies, so a
-    /// reduced iteration could not play it over the full-width best; the full-width best itself
-    /// and a turn no worse pass.
-    #[test]
-    fn a_reduced_iterations_turn_must_pass_the_full_width_search() {
-        let mut p = Position::new();
-        for t in ["c7-d8", "h7-g6", "g3-f4", "c3-f6"] {
-            p.play(&p.parse_turn(t).unwrap()).unwrap();
-        }
-        let mut s = Searcher::new(1 << 22);
-        s.reductions = Reductions::Verified;
-        let out = s
-            .think(
-                &p,
-                &Limits::nodes(400_000),
-                VERIFIED_FROM,
-                Instant::now(),
-                &mut Rng::new(1),
-            )
-            .unwrap();
-        assert_eq!(out.depth, VERIFIED_FROM as u32);
-        s.safe = Some((out.best, out.score));
-        s.reducing = true;
-        s.clock = Clock::new(&Limits::default(), Instant::now());
-        assert!(s.verify(&p, out.best));
-        assert!(!s.verify(&p, p.parse_turn("b8-c7").unwrap()), "the trap");
-        // Another turn passes exactly when its full-width value is within the margin.
-        let other = s
-            .root_moves
-            .iter()
-            .map(|m| m.0)
-            .find(|t| *t != out.best)
-            .unwrap();
-        let mut child = p;
-        child.play_unchecked(&other);
-        s.reducing = false;
-        let v = s.search(&child, VERIFIED_FROM - 1, 1, -INF, INF);
-        s.reducing = true;
-        s.safe = Some((out.best, v + VERIFY_MARGIN));
-        assert!(s.verify(&p, other));
-        s.safe = Some((out.best, v + VERIFY_MARGIN + 1));
-        assert!(!s.verify(&p, other));
-        assert!(s.tt_cutoffs && s.reducing, "restored after checking");
-        // Outside the verified form every turn passes.
-        s.reductions = Reductions::Late;
-        s.safe = None;
-        assert!(s.verify(&p, p.parse_turn("b8-c7").unwrap()));
     }
 
     /// An arena game against `referee` (seed 2000, game 86): yellow's `c6-b7@e1` lets green's
