@@ -10,7 +10,7 @@
 //! 2011; Esser et al. 2013), where between two of the searching player's turns one opponent
 //! branches and the others play their first ordered turn, so that a ply of depth is one
 //! opponent's branching rather than three. A Best-Reply iteration's turn is played only if the
-//! full-width Paranoid search of four plies finds it at most [`VERIFY_MARGIN`] below the
+//! full-width Paranoid search of four plies finds it at most [`super::VERIFY_MARGIN`] below the
 //! Paranoid best ([`Searcher::verify`]).
 //!
 //! The two searches keep apart in the transposition table: the Best-Reply entries live under
@@ -18,8 +18,6 @@
 
 use djambi_core::{Position, Turn};
 
-#[cfg(doc)]
-use super::VERIFY_MARGIN;
 use super::{MAX_DEPTH, Outcome, Searcher, Style};
 
 /// XORed into the table's salt while the Best-Reply iterations search.
@@ -84,24 +82,19 @@ impl Searcher {
 mod tests {
     use std::time::Instant;
 
-    use djambi_core::Position;
-
     use super::super::{MAX_DEPTH, Searcher, Style, VERIFIED_FROM};
     use crate::rng::Rng;
     use crate::time::{Clock, Limits};
 
-    /// `hard-brs` after the outside referee's opening (`c7-d8 h7-g6 g3-f4 c3-f6`,
-    /// tests/traps.rs, where red's `b8-c7` loses its chief to two opponents): the Best-Reply
+    /// `hard-brs` after the outside referee's opening ([`super::super::verify::referee_opening`],
+    /// where red's `b8-c7` loses its chief to two opponents): the Best-Reply
     /// iterations run once the fourth ply is complete (and here choose another turn), the turn
     /// played passes the Paranoid check
     /// against `hard`'s own depth-4 best, the search leaves the Paranoid style and its table as
     /// it found them, and the same budget and seed give the same turn.
     #[test]
     fn a_best_reply_turn_must_pass_the_paranoid_fourth_ply() {
-        let mut p = Position::new();
-        for t in ["c7-d8", "h7-g6", "g3-f4", "c3-f6"] {
-            p.play(&p.parse_turn(t).unwrap()).unwrap();
-        }
+        let p = super::super::verify::referee_opening();
         let think = |brs: bool, max_depth: i32| {
             let mut s = Searcher::new(1 << 22);
             s.brs_beyond = brs;

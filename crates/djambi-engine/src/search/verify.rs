@@ -41,11 +41,21 @@ impl Searcher {
     }
 }
 
+/// The outside referee's opening (`c7-d8 h7-g6 g3-f4 c3-f6`, tests/traps.rs), red to move:
+/// red's `b8-c7` now loses its chief to two opponents within four plies. The tests of the checks
+/// beyond the fourth ply start from it.
+#[cfg(test)]
+pub(crate) fn referee_opening() -> Position {
+    let mut p = Position::new();
+    for t in ["c7-d8", "h7-g6", "g3-f4", "c3-f6"] {
+        p.play(&p.parse_turn(t).unwrap()).unwrap();
+    }
+    p
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Instant;
-
-    use djambi_core::Position;
 
     use super::super::paranoid::INF;
     use super::super::{Reductions, Searcher, VERIFIED_FROM, VERIFY_MARGIN};
@@ -58,10 +68,7 @@ mod tests {
     /// and a turn no worse pass.
     #[test]
     fn a_reduced_iterations_turn_must_pass_the_full_width_search() {
-        let mut p = Position::new();
-        for t in ["c7-d8", "h7-g6", "g3-f4", "c3-f6"] {
-            p.play(&p.parse_turn(t).unwrap()).unwrap();
-        }
+        let p = super::referee_opening();
         let mut s = Searcher::new(1 << 22);
         s.reductions = Reductions::Verified;
         let out = s
