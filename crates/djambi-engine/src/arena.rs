@@ -55,13 +55,17 @@ pub enum Agent {
     /// its budget, a Best-Reply turn played only if the full-width fourth ply finds it no
     /// clearly worse (issue 24; `search/beyond.rs`).
     HardBrs,
+    /// `hard` up to a completed fourth ply, then, when the budget leaves no room for a fifth,
+    /// the same four plies searched wider: more placements, longer exchanges of kills (issue
+    /// 24; `search/wide.rs`).
+    HardWide,
     /// Monte-Carlo Tree Search with progressive bias ([`crate::search::mcts`]), on the node
     /// budget (100 000 positions when the match gives only a move time).
     Mcts,
 }
 
 /// The agents that are not a level of the engine, by name: one table for printing and parsing.
-const NAMED: [(&str, Agent); 10] = [
+const NAMED: [(&str, Agent); 11] = [
     ("maxn2", Agent::MaxN2),
     ("referee", Agent::Referee),
     ("brs", Agent::Brs),
@@ -71,6 +75,7 @@ const NAMED: [(&str, Agent); 10] = [
     ("hard-q", Agent::HardQ),
     ("hard-old", Agent::HardOld),
     ("hard-brs", Agent::HardBrs),
+    ("hard-wide", Agent::HardWide),
     ("mcts", Agent::Mcts),
 ];
 
@@ -119,7 +124,8 @@ impl Agent {
             | Agent::HardLmrV
             | Agent::HardQ
             | Agent::HardOld
-            | Agent::HardBrs => Some(Level::Hard),
+            | Agent::HardBrs
+            | Agent::HardWide => Some(Level::Hard),
             Agent::MaxN2 | Agent::Referee | Agent::Mcts => None,
         }
     }
@@ -203,6 +209,7 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
                 Agent::HardQ => engine.set_paranoid_kills(true),
                 Agent::HardOld => engine.set_old_placements(true),
                 Agent::HardBrs => engine.set_brs_beyond(true),
+                Agent::HardWide => engine.set_wide_beyond(true),
                 _ => {}
             }
             Some(engine)
@@ -355,6 +362,8 @@ mod tests {
         assert_eq!(Agent::HardQ.to_string(), "hard-q");
         assert_eq!("hard-brs".parse::<Agent>(), Ok(Agent::HardBrs));
         assert_eq!(Agent::HardBrs.to_string(), "hard-brs");
+        assert_eq!("hard-wide".parse::<Agent>(), Ok(Agent::HardWide));
+        assert_eq!(Agent::HardWide.to_string(), "hard-wide");
         assert_eq!("mcts".parse::<Agent>(), Ok(Agent::Mcts));
         assert_eq!("hard".parse::<Agent>(), Ok(Agent::Level(Level::Hard)));
         assert!("strong".parse::<Agent>().is_err());

@@ -143,6 +143,12 @@ impl Engine {
         self.searcher.brs_beyond = on;
     }
 
+    /// Makes the search follow a completed fourth ply, when no fifth fits the limits, with the
+    /// same four plies searched wider: the arena's `hard-wide` (issue 24), not a level.
+    pub(crate) fn set_wide_beyond(&mut self, on: bool) {
+        self.searcher.wide_beyond = on;
+    }
+
     /// The seed of the next choices.
     pub fn seed(&self) -> u64 {
         self.seed

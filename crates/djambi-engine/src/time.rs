@@ -126,6 +126,21 @@ impl Clock {
                 .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
+    /// The largest share of a limit used so far, `nodes` being the nodes searched (0 without
+    /// limits): the nodes of the node budget, or the time of the move time.
+    pub(crate) fn used(&self, nodes: u64) -> f64 {
+        let by_nodes = self.nodes.map_or(0.0, |n| nodes as f64 / n.max(1) as f64);
+        let by_time = self.deadline.map_or(0.0, |d| {
+            let all = d.saturating_duration_since(self.start).as_secs_f64();
+            if all > 0.0 {
+                self.start.elapsed().as_secs_f64() / all
+            } else {
+                1.0
+            }
+        });
+        by_nodes.max(by_time)
+    }
+
     /// Time since the search started.
     pub(crate) fn elapsed(&self) -> Duration {
         self.start.elapsed()

@@ -18,6 +18,7 @@ pub(crate) mod placement;
 pub(crate) mod rank;
 pub mod referee;
 mod verify;
+mod wide;
 
 use std::time::Instant;
 
@@ -31,6 +32,7 @@ use crate::zobrist::hash;
 use ordering::Ordering;
 use paranoid::{INF, PER_GROUP};
 use placement::{PlaceCtx, reduce};
+use wide::Width;
 
 /// The deepest iteration iterative deepening starts.
 pub const MAX_DEPTH: i32 = 32;
@@ -121,6 +123,12 @@ pub(crate) struct Searcher {
     /// Whether a completed full-width fourth ply is followed by Best-Reply iterations whose
     /// turns must pass [`Searcher::verify`] (the arena's `hard-brs`, issue 24; `beyond.rs`).
     pub(crate) brs_beyond: bool,
+    /// Whether a completed fourth ply is followed, when the limits leave no room for a fifth, by
+    /// the same four plies searched wider ([`Width::WIDE`]): the arena's `hard-wide` (issue 24;
+    /// `wide.rs`).
+    pub(crate) wide_beyond: bool,
+    /// How wide the tree and the quiescence search look at each node.
+    pub(crate) width: Width,
     /// The full-width best turn and score a [`Reductions::Verified`] turn is checked against.
     safe: Option<(Turn, i32)>,
     root_moves: Vec<(Turn, i32)>,
@@ -149,6 +157,8 @@ impl Searcher {
             paranoid_kills: false,
             old_placements: false,
             brs_beyond: false,
+            wide_beyond: false,
+            width: Width::NARROW,
             safe: None,
             root_moves: Vec::with_capacity(BUFFER_TURNS),
             searches: 0,
@@ -212,6 +222,10 @@ impl Searcher {
                 }
                 // Stable: equal scores keep the previous (seeded) order.
                 root_moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+                if self.widens(depth) {
+                    best = self.search_wider(pos, best, &mut root_moves);
+                    break;
+                }
                 if self.brs_beyond && depth == VERIFIED_FROM {
                     best = self.best_reply_beyond(pos, best, &mut root_moves);
                     break;

@@ -68,8 +68,8 @@ impl Searcher {
         if !pos.is_alive(self.root) {
             return -WIN + ply as i32;
         }
-        if depth <= 0 || ply + QDEPTH + 2 >= self.max_ply {
-            return self.qsearch(pos, ply, alpha, beta, QDEPTH);
+        if depth <= 0 || ply + self.width.qdepth + 2 >= self.max_ply {
+            return self.qsearch(pos, ply, alpha, beta, self.width.qdepth);
         }
         let maximizing = mover == self.root;
         if self.style == Style::BestReply && !maximizing && branched {
@@ -200,7 +200,7 @@ impl Searcher {
         };
         self.moves[ply] = list;
         let Some(t) = first else {
-            return self.qsearch(pos, ply, alpha, beta, QDEPTH);
+            return self.qsearch(pos, ply, alpha, beta, self.width.qdepth);
         };
         let mut child = *pos;
         child.play_unchecked(&t);
@@ -288,7 +288,11 @@ impl Searcher {
         out.clear();
         // `hard-old`: placements chosen for nobody in particular, as before issue 24.
         let ctx = PlaceCtx::new(pos, (!self.old_placements).then_some(self.root));
-        let per_group = if kills_only { 1 } else { PER_GROUP };
+        let per_group = if kills_only {
+            self.width.kill_placements
+        } else {
+            self.width.placements
+        };
         let ordering = &self.ordering;
         // `hard-q`: an opponent's kills only of the searching player's pieces and chiefs.
         let root = self.root;
