@@ -59,13 +59,16 @@ pub enum Agent {
     /// the same four plies searched wider: more placements, longer exchanges of kills (issue
     /// 24; `search/wide.rs`).
     HardWide,
+    /// `hard-brs` whose non-branching opponents try their first two ordered turns instead of
+    /// one (after Baier & Kaisers' Opponent-Pruning Paranoid Search, 2020; issue 24).
+    HardOpps,
     /// Monte-Carlo Tree Search with progressive bias ([`crate::search::mcts`]), on the node
     /// budget (100 000 positions when the match gives only a move time).
     Mcts,
 }
 
 /// The agents that are not a level of the engine, by name: one table for printing and parsing.
-const NAMED: [(&str, Agent); 11] = [
+const NAMED: [(&str, Agent); 12] = [
     ("maxn2", Agent::MaxN2),
     ("referee", Agent::Referee),
     ("brs", Agent::Brs),
@@ -76,6 +79,7 @@ const NAMED: [(&str, Agent); 11] = [
     ("hard-old", Agent::HardOld),
     ("hard-brs", Agent::HardBrs),
     ("hard-wide", Agent::HardWide),
+    ("hard-opps", Agent::HardOpps),
     ("mcts", Agent::Mcts),
 ];
 
@@ -125,11 +129,15 @@ impl Agent {
             | Agent::HardQ
             | Agent::HardOld
             | Agent::HardBrs
-            | Agent::HardWide => Some(Level::Hard),
+            | Agent::HardWide
+            | Agent::HardOpps => Some(Level::Hard),
             Agent::MaxN2 | Agent::Referee | Agent::Mcts => None,
         }
     }
 }
+
+/// The turns a non-branching opponent of `hard-opps` tries.
+const OPPS_KEEP: usize = 2;
 
 /// The node budget of the `mcts` agent in a match timed by move time only.
 pub const MCTS_NODES: u64 = 100_000;
@@ -210,6 +218,10 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
                 Agent::HardOld => engine.set_old_placements(true),
                 Agent::HardBrs => engine.set_brs_beyond(true),
                 Agent::HardWide => engine.set_wide_beyond(true),
+                Agent::HardOpps => {
+                    engine.set_brs_beyond(true);
+                    engine.set_opponent_keep(OPPS_KEEP);
+                }
                 _ => {}
             }
             Some(engine)
@@ -364,6 +376,8 @@ mod tests {
         assert_eq!(Agent::HardBrs.to_string(), "hard-brs");
         assert_eq!("hard-wide".parse::<Agent>(), Ok(Agent::HardWide));
         assert_eq!(Agent::HardWide.to_string(), "hard-wide");
+        assert_eq!("hard-opps".parse::<Agent>(), Ok(Agent::HardOpps));
+        assert_eq!(Agent::HardOpps.to_string(), "hard-opps");
         assert_eq!("mcts".parse::<Agent>(), Ok(Agent::Mcts));
         assert_eq!("hard".parse::<Agent>(), Ok(Agent::Level(Level::Hard)));
         assert!("strong".parse::<Agent>().is_err());

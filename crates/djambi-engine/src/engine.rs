@@ -143,6 +143,12 @@ impl Engine {
         self.searcher.brs_beyond = on;
     }
 
+    /// How many of its first ordered turns a non-branching opponent tries in Best-Reply Search+
+    /// (1: BRS+ itself): the arena's `hard-opps` (issue 24), not a level.
+    pub(crate) fn set_opponent_keep(&mut self, keep: usize) {
+        self.searcher.opponent_keep = keep.max(1);
+    }
+
     /// Makes the search follow a completed fourth ply, when no fifth fits the limits, with the
     /// same four plies searched wider: the arena's `hard-wide` (issue 24), not a level.
     pub(crate) fn set_wide_beyond(&mut self, on: bool) {

@@ -13,6 +13,11 @@
 //! full-width Paranoid search of four plies finds it at most [`super::VERIFY_MARGIN`] below the
 //! Paranoid best ([`Searcher::verify`]).
 //!
+//! The arena's `hard-opps` is `hard-brs` whose non-branching opponents try their first two
+//! ordered turns rather than one ([`Searcher::opponent_keep`](super::Searcher), after Baier &
+//! Kaisers' Opponent-Pruning Paranoid Search, 2020): a little more paranoid than BRS+, far less
+//! than the full width.
+//!
 //! The two searches keep apart in the transposition table: the Best-Reply entries live under
 //! another salt ([`BRS_SALT`]), so neither cuts off on the other's values.
 
@@ -118,5 +123,29 @@ mod tests {
         s.reducing = true;
         s.clock = Clock::new(&Limits::default(), Instant::now());
         assert!(s.verify(&p, out.best));
+    }
+
+    /// `hard-opps`: a non-branching opponent that tries its first two ordered turns instead of
+    /// one searches more of the same Best-Reply depth (three plies from the referee's opening,
+    /// no budget), answers legally, and repeats itself; BRS+ itself (one turn) is unchanged.
+    #[test]
+    fn a_non_branching_opponent_may_try_more_than_one_turn() {
+        let p = super::super::verify::referee_opening();
+        let search = |keep: usize| {
+            let mut s = Searcher::new(1 << 22);
+            s.style = Style::BestReply;
+            s.opponent_keep = keep;
+            let out = s
+                .think(&p, &Limits::default(), 3, Instant::now(), &mut Rng::new(1))
+                .unwrap();
+            (s.nodes, out.best, out.depth)
+        };
+        let (one, t1, d1) = search(1);
+        let (two, t2, d2) = search(2);
+        assert_eq!((d1, d2), (3, 3));
+        assert!(p.is_legal(&t1) && p.is_legal(&t2));
+        assert!(two > one, "{one} {two}");
+        assert_eq!(search(2), (two, t2, d2));
+        assert_eq!(search(1), (one, t1, d1));
     }
 }

@@ -123,6 +123,10 @@ pub(crate) struct Searcher {
     /// Whether a completed full-width fourth ply is followed by Best-Reply iterations whose
     /// turns must pass [`Searcher::verify`] (the arena's `hard-brs`, issue 24; `beyond.rs`).
     pub(crate) brs_beyond: bool,
+    /// How many of its first ordered turns a non-branching opponent tries in Best-Reply Search+
+    /// (1, BRS+ itself; more in the arena's `hard-opps`, after Baier & Kaisers' Opponent-Pruning
+    /// Paranoid Search, 2020).
+    pub(crate) opponent_keep: usize,
     /// Whether a completed fourth ply is followed, when the limits leave no room for a fifth, by
     /// the same four plies searched wider ([`Width::WIDE`]): the arena's `hard-wide` (issue 24;
     /// `wide.rs`).
@@ -158,6 +162,7 @@ impl Searcher {
             old_placements: false,
             brs_beyond: false,
             wide_beyond: false,
+            opponent_keep: 1,
             width: Width::NARROW,
             safe: None,
             root_moves: Vec::with_capacity(BUFFER_TURNS),

@@ -95,20 +95,24 @@ impl Searcher {
         let (alpha0, beta0) = (alpha, beta);
         let mut best = if maximizing { -INF } else { INF };
         let mut best_move = None;
-        if self.style == Style::BestReply && !maximizing && !list.is_empty() {
+        if self.style == Style::BestReply && !maximizing {
             // BRS+: this opponent may leave the branching to a later one and play its first
-            // ordered turn, costing no depth.
-            pick_next(&mut list, 0);
-            let t = list[0].0;
-            let mut child = *pos;
-            child.play_unchecked(&t);
-            let s = self.node(&child, depth, ply + 1, alpha, beta, false);
-            if self.clock.stopped() {
-                self.moves[ply] = list;
-                return 0;
+            // ordered turn (its first `opponent_keep`, `hard-opps`), costing no depth.
+            for k in 0..self.opponent_keep.min(list.len()) {
+                if alpha >= beta {
+                    break;
+                }
+                pick_next(&mut list, k);
+                let mut child = *pos;
+                child.play_unchecked(&list[k].0);
+                let s = self.node(&child, depth, ply + 1, alpha, beta, false);
+                if self.clock.stopped() {
+                    self.moves[ply] = list;
+                    return 0;
+                }
+                best = best.min(s);
+                beta = beta.min(s);
             }
-            best = s;
-            beta = beta.min(s);
         }
         for i in 0..list.len() {
             if alpha >= beta {
@@ -188,23 +192,32 @@ impl Searcher {
         self.reductions != Reductions::Guarded || !bears_on_chief(pos, self.root, m)
     }
 
-    /// BRS+'s non-branching opponent: plays its first ordered turn, at no cost in depth.
-    fn forced(&mut self, pos: &Position, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+    /// BRS+'s non-branching opponent: plays its first ordered turn (the least of its first
+    /// `opponent_keep` for the searching player, `hard-opps`), at no cost in depth.
+    fn forced(&mut self, pos: &Position, depth: i32, ply: usize, alpha: i32, mut beta: i32) -> i32 {
         let mut list = std::mem::take(&mut self.moves[ply]);
         self.generate(pos, ply, None, false, &mut list);
-        let first = if list.is_empty() {
-            None
-        } else {
-            pick_next(&mut list, 0);
-            Some(list[0].0)
-        };
-        self.moves[ply] = list;
-        let Some(t) = first else {
+        if list.is_empty() {
+            self.moves[ply] = list;
             return self.qsearch(pos, ply, alpha, beta, self.width.qdepth);
-        };
-        let mut child = *pos;
-        child.play_unchecked(&t);
-        self.node(&child, depth, ply + 1, alpha, beta, true)
+        }
+        let mut best = INF;
+        for k in 0..self.opponent_keep.min(list.len()) {
+            pick_next(&mut list, k);
+            let mut child = *pos;
+            child.play_unchecked(&list[k].0);
+            let s = self.node(&child, depth, ply + 1, alpha, beta, true);
+            if self.clock.stopped() {
+                break;
+            }
+            best = best.min(s);
+            beta = beta.min(s);
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.moves[ply] = list;
+        if self.clock.stopped() { 0 } else { best }
     }
 
     /// Quiescence: the side to move may stand pat (take the static evaluation) or play a kill
