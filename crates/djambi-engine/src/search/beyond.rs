@@ -87,8 +87,8 @@ impl Searcher {
 mod tests {
     use std::time::Instant;
 
+    use super::super::verify::think_after_referee_opening;
     use super::super::{MAX_DEPTH, Searcher, Style, VERIFIED_FROM};
-    use crate::rng::Rng;
     use crate::time::{Clock, Limits};
 
     /// `hard-brs` after the outside referee's opening ([`super::super::verify::referee_opening`],
@@ -103,10 +103,7 @@ mod tests {
         let think = |brs: bool, max_depth: i32| {
             let mut s = Searcher::new(1 << 22);
             s.brs_beyond = brs;
-            let limits = Limits::nodes(400_000);
-            let out = s
-                .think(&p, &limits, max_depth, Instant::now(), &mut Rng::new(1))
-                .unwrap();
+            let out = think_after_referee_opening(&mut s, &Limits::nodes(400_000), max_depth);
             (s, out)
         };
         let (_, paranoid) = think(false, VERIFIED_FROM);
@@ -135,9 +132,7 @@ mod tests {
             let mut s = Searcher::new(1 << 22);
             s.style = Style::BestReply;
             s.opponent_keep = keep;
-            let out = s
-                .think(&p, &Limits::default(), 3, Instant::now(), &mut Rng::new(1))
-                .unwrap();
+            let out = think_after_referee_opening(&mut s, &Limits::default(), 3);
             (s.nodes, out.best, out.depth)
         };
         let (one, t1, d1) = search(1);

@@ -98,21 +98,12 @@ impl Searcher {
         if self.style == Style::BestReply && !maximizing {
             // BRS+: this opponent may leave the branching to a later one and play its first
             // ordered turn (its first `opponent_keep`, `hard-opps`), costing no depth.
-            for k in 0..self.opponent_keep.min(list.len()) {
-                if alpha >= beta {
-                    break;
-                }
-                pick_next(&mut list, k);
-                let mut child = *pos;
-                child.play_unchecked(&list[k].0);
-                let s = self.node(&child, depth, ply + 1, alpha, beta, false);
-                if self.clock.stopped() {
-                    self.moves[ply] = list;
-                    return 0;
-                }
-                best = best.min(s);
-                beta = beta.min(s);
+            best = self.first_turns(pos, &mut list, depth, ply, alpha, beta, false);
+            if self.clock.stopped() {
+                self.moves[ply] = list;
+                return 0;
             }
+            beta = beta.min(best);
         }
         for i in 0..list.len() {
             if alpha >= beta {
@@ -194,19 +185,39 @@ impl Searcher {
 
     /// BRS+'s non-branching opponent: plays its first ordered turn (the least of its first
     /// `opponent_keep` for the searching player, `hard-opps`), at no cost in depth.
-    fn forced(&mut self, pos: &Position, depth: i32, ply: usize, alpha: i32, mut beta: i32) -> i32 {
+    fn forced(&mut self, pos: &Position, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
         let mut list = std::mem::take(&mut self.moves[ply]);
         self.generate(pos, ply, None, false, &mut list);
         if list.is_empty() {
             self.moves[ply] = list;
             return self.qsearch(pos, ply, alpha, beta, self.width.qdepth);
         }
+        let best = self.first_turns(pos, &mut list, depth, ply, alpha, beta, true);
+        self.moves[ply] = list;
+        if self.clock.stopped() { 0 } else { best }
+    }
+
+    /// The least value, for the searching player, of the first `opponent_keep` ordered turns of
+    /// `list` (an opponent's, at `pos`), each searched at the same `depth` with `branched` for
+    /// the turns below; [`INF`] for an empty list. Stops at a cutoff or when the clock stops
+    /// the search (the caller checks).
+    #[allow(clippy::too_many_arguments)]
+    fn first_turns(
+        &mut self,
+        pos: &Position,
+        list: &mut [(Turn, i32)],
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        mut beta: i32,
+        branched: bool,
+    ) -> i32 {
         let mut best = INF;
         for k in 0..self.opponent_keep.min(list.len()) {
-            pick_next(&mut list, k);
+            pick_next(list, k);
             let mut child = *pos;
             child.play_unchecked(&list[k].0);
-            let s = self.node(&child, depth, ply + 1, alpha, beta, true);
+            let s = self.node(&child, depth, ply + 1, alpha, beta, branched);
             if self.clock.stopped() {
                 break;
             }
@@ -216,8 +227,7 @@ impl Searcher {
                 break;
             }
         }
-        self.moves[ply] = list;
-        if self.clock.stopped() { 0 } else { best }
+        best
     }
 
     /// Quiescence: the side to move may stand pat (take the static evaluation) or play a kill

@@ -53,13 +53,30 @@ pub(crate) fn referee_opening() -> Position {
     p
 }
 
+/// `s`'s search of [`referee_opening`] within `limits` and `max_depth` plies, seed 1: the search
+/// the tests beyond the fourth ply compare.
+#[cfg(test)]
+pub(crate) fn think_after_referee_opening(
+    s: &mut Searcher,
+    limits: &crate::time::Limits,
+    max_depth: i32,
+) -> super::Outcome {
+    s.think(
+        &referee_opening(),
+        limits,
+        max_depth,
+        std::time::Instant::now(),
+        &mut crate::rng::Rng::new(1),
+    )
+    .unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Instant;
 
     use super::super::paranoid::INF;
     use super::super::{Reductions, Searcher, VERIFIED_FROM, VERIFY_MARGIN};
-    use crate::rng::Rng;
     use crate::time::{Clock, Limits};
 
     /// `hard-lmrv`'s check: after the outside referee's opening (`c7-d8 h7-g6 g3-f4 c3-f6`,
@@ -71,15 +88,8 @@ mod tests {
         let p = super::referee_opening();
         let mut s = Searcher::new(1 << 22);
         s.reductions = Reductions::Verified;
-        let out = s
-            .think(
-                &p,
-                &Limits::nodes(400_000),
-                VERIFIED_FROM,
-                Instant::now(),
-                &mut Rng::new(1),
-            )
-            .unwrap();
+        let out =
+            super::think_after_referee_opening(&mut s, &Limits::nodes(400_000), VERIFIED_FROM);
         assert_eq!(out.depth, VERIFIED_FROM as u32);
         s.safe = Some((out.best, out.score));
         s.reducing = true;

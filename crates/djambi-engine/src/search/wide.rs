@@ -91,11 +91,9 @@ impl Searcher {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Instant;
-
+    use super::super::verify::think_after_referee_opening;
     use super::super::{MAX_DEPTH, Searcher, VERIFIED_FROM};
     use super::Width;
-    use crate::rng::Rng;
     use crate::time::Limits;
 
     /// `hard-wide` after the outside referee's opening ([`super::super::verify::referee_opening`],
@@ -110,15 +108,7 @@ mod tests {
         let think = |wide: bool, max_depth: i32| {
             let mut s = Searcher::new(1 << 22);
             s.wide_beyond = wide;
-            let out = s
-                .think(
-                    &p,
-                    &Limits::nodes(2_000_000),
-                    max_depth,
-                    Instant::now(),
-                    &mut Rng::new(1),
-                )
-                .unwrap();
+            let out = think_after_referee_opening(&mut s, &Limits::nodes(2_000_000), max_depth);
             assert_eq!(s.width, Width::NARROW);
             assert_eq!(s.tt.salt(), crate::rng::mix(s.searches));
             (s.nodes, out)
