@@ -24,7 +24,11 @@
 //! full-width search finds it no clearly worse), `hard-q` (`hard` whose quiescence search
 //! leaves out the opponents' kills among themselves), `hard-old` (`hard` as released before
 //! issue 24, blind to the opening trap), `hard-brs` (`hard` to depth 4, then Best-Reply
-//! iterations whose turn is played only if the full-width search finds it no clearly worse)
+//! iterations whose turn is played only if the full-width search finds it no clearly worse),
+//! `hard-opps` (`hard-brs` whose non-branching opponents try two turns), `hard-wide` (`hard`
+//! to depth 4, then the same four plies searched wider when no fifth fits), `hard-mcts`
+//! (`hard` to depth 4, then, when no fifth fits, MCTS among the turns depth 4 cannot rank below
+//! its best, its choice played only if the full-width search finds it no clearly worse)
 //! or `mcts` (tree search with progressive bias, on the
 //! node budget, 100 000 without one). Game `i` uses seed `S + i` and puts the
 //! tested agent in seat

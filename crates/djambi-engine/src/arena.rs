@@ -62,13 +62,18 @@ pub enum Agent {
     /// `hard-brs` whose non-branching opponents try their first two ordered turns instead of
     /// one (after Baier & Kaisers' Opponent-Pruning Paranoid Search, 2020; issue 24).
     HardOpps,
+    /// `hard` up to a completed fourth ply, then, when the budget leaves no room for a fifth,
+    /// Monte-Carlo Tree Search among the turns the fourth ply cannot rank below its best, MCTS's
+    /// choice played only if the full-width fourth ply finds it no clearly worse (issue 24;
+    /// `search/mcts_beyond.rs`).
+    HardMcts,
     /// Monte-Carlo Tree Search with progressive bias ([`crate::search::mcts`]), on the node
     /// budget (100 000 positions when the match gives only a move time).
     Mcts,
 }
 
 /// The agents that are not a level of the engine, by name: one table for printing and parsing.
-const NAMED: [(&str, Agent); 12] = [
+const NAMED: [(&str, Agent); 13] = [
     ("maxn2", Agent::MaxN2),
     ("referee", Agent::Referee),
     ("brs", Agent::Brs),
@@ -80,6 +85,7 @@ const NAMED: [(&str, Agent); 12] = [
     ("hard-brs", Agent::HardBrs),
     ("hard-wide", Agent::HardWide),
     ("hard-opps", Agent::HardOpps),
+    ("hard-mcts", Agent::HardMcts),
     ("mcts", Agent::Mcts),
 ];
 
@@ -102,7 +108,8 @@ impl FromStr for Agent {
     type Err = String;
 
     /// `random`, `beginner`, `easy`, `medium`, `hard`, `maxn2`, `referee`, `brs`, `hard-lmr`,
-    /// `hard-lmrg`, `hard-lmrv`, `hard-q`, `hard-old`, `hard-brs` or `mcts`.
+    /// `hard-lmrg`, `hard-lmrv`, `hard-q`, `hard-old`, `hard-brs`, `hard-wide`, `hard-opps`,
+    /// `hard-mcts` or `mcts`.
     fn from_str(s: &str) -> Result<Agent, String> {
         if let Some((_, agent)) = NAMED.iter().find(|(name, _)| *name == s) {
             return Ok(*agent);
@@ -130,7 +137,8 @@ impl Agent {
             | Agent::HardOld
             | Agent::HardBrs
             | Agent::HardWide
-            | Agent::HardOpps => Some(Level::Hard),
+            | Agent::HardOpps
+            | Agent::HardMcts => Some(Level::Hard),
             Agent::MaxN2 | Agent::Referee | Agent::Mcts => None,
         }
     }
@@ -218,6 +226,7 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
                 Agent::HardOld => engine.set_old_placements(true),
                 Agent::HardBrs => engine.set_brs_beyond(true),
                 Agent::HardWide => engine.set_wide_beyond(true),
+                Agent::HardMcts => engine.set_mcts_beyond(true),
                 Agent::HardOpps => {
                     engine.set_brs_beyond(true);
                     engine.set_opponent_keep(OPPS_KEEP);
@@ -376,6 +385,8 @@ mod tests {
         assert_eq!(Agent::HardBrs.to_string(), "hard-brs");
         assert_eq!("hard-wide".parse::<Agent>(), Ok(Agent::HardWide));
         assert_eq!(Agent::HardWide.to_string(), "hard-wide");
+        assert_eq!("hard-mcts".parse::<Agent>(), Ok(Agent::HardMcts));
+        assert_eq!(Agent::HardMcts.to_string(), "hard-mcts");
         assert_eq!("hard-opps".parse::<Agent>(), Ok(Agent::HardOpps));
         assert_eq!(Agent::HardOpps.to_string(), "hard-opps");
         assert_eq!("mcts".parse::<Agent>(), Ok(Agent::Mcts));

@@ -155,6 +155,13 @@ impl Engine {
         self.searcher.wide_beyond = on;
     }
 
+    /// Makes the search follow a completed fourth ply, when no fifth fits the limits, with
+    /// Monte-Carlo Tree Search among the turns it left in the running, MCTS's choice played only
+    /// if the Paranoid search accepts it: the arena's `hard-mcts` (issue 24), not a level.
+    pub(crate) fn set_mcts_beyond(&mut self, on: bool) {
+        self.searcher.mcts_beyond = on;
+    }
+
     /// The seed of the next choices.
     pub fn seed(&self) -> u64 {
         self.seed

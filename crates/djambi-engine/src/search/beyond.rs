@@ -87,7 +87,7 @@ impl Searcher {
 mod tests {
     use std::time::Instant;
 
-    use super::super::verify::think_after_referee_opening;
+    use super::super::verify::{searched_after_referee_opening, think_after_referee_opening};
     use super::super::{MAX_DEPTH, Searcher, Style, VERIFIED_FROM};
     use crate::time::{Clock, Limits};
 
@@ -101,10 +101,7 @@ mod tests {
     fn a_best_reply_turn_must_pass_the_paranoid_fourth_ply() {
         let p = super::super::verify::referee_opening();
         let think = |brs: bool, max_depth: i32| {
-            let mut s = Searcher::new(1 << 22);
-            s.brs_beyond = brs;
-            let out = think_after_referee_opening(&mut s, &Limits::nodes(400_000), max_depth);
-            (s, out)
+            searched_after_referee_opening(|s| s.brs_beyond = brs, 400_000, max_depth)
         };
         let (_, paranoid) = think(false, VERIFIED_FROM);
         assert_eq!(paranoid.depth, VERIFIED_FROM as u32);

@@ -78,6 +78,30 @@ impl Mcts {
     /// The turn MCTS chooses for the player to move in `pos` after evaluating about `budget`
     /// positions, or `None` when the game is over. Deterministic.
     pub fn choose(&mut self, pos: &Position, budget: u64) -> Option<Turn> {
+        self.grow(pos, None, budget, || false)?;
+        let root = &self.nodes[0];
+        let kids = &self.nodes[root.children as usize..(root.children + root.len) as usize];
+        kids.iter()
+            .max_by(|a, b| {
+                rank(a)
+                    .partial_cmp(&rank(b))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+            .map(|n| n.turn)
+    }
+
+    /// Grows a new tree from `pos` until about `budget` positions are evaluated or `stop` says
+    /// so (asked after each iteration: `hard-mcts`'s clock); the root's children are `only` when
+    /// given (`hard-mcts`: the turns the Paranoid search left in the running), else every turn
+    /// with representative placements. Returns the positions evaluated, or `None` when the game
+    /// is over.
+    pub(crate) fn grow(
+        &mut self,
+        pos: &Position,
+        only: Option<&[Turn]>,
+        budget: u64,
+        mut stop: impl FnMut() -> bool,
+    ) -> Option<u64> {
         let mover = pos.to_move()?;
         self.nodes.clear();
         self.nodes.push(Node {
@@ -90,23 +114,30 @@ impl Mcts {
             len: 0,
             expanded: false,
         });
-        let mut spent = self.expand(0, pos);
-        if self.nodes[0].len == 1 {
-            return Some(self.nodes[1].turn);
+        let mut spent = self.expand(0, pos, only);
+        if self.nodes[0].len <= 1 {
+            return Some(spent);
         }
-        while spent < budget {
+        while spent < budget && !stop() {
             spent += self.iterate(pos);
         }
+        Some(spent)
+    }
+
+    /// The root's children of the last tree grown, best first: the most visited, ties to the
+    /// higher mean, then in the order given.
+    pub(crate) fn ranked(&self) -> Vec<Turn> {
         let root = &self.nodes[0];
-        let kids = &self.nodes[root.children as usize..(root.children + root.len) as usize];
-        let mean = |n: &Node| n.total / f64::from(n.visits.max(1));
-        kids.iter()
-            .max_by(|a, b| {
-                (a.visits, mean(a))
-                    .partial_cmp(&(b.visits, mean(b)))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            })
-            .map(|n| n.turn)
+        let mut kids: Vec<&Node> = self.nodes
+            [root.children as usize..(root.children + root.len) as usize]
+            .iter()
+            .collect();
+        kids.sort_by(|a, b| {
+            rank(b)
+                .partial_cmp(&rank(a))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        kids.into_iter().map(|n| n.turn).collect()
     }
 
     /// One selection, expansion and backup. Returns the positions evaluated.
@@ -122,7 +153,7 @@ impl Mcts {
         }
         let mut spent = 1;
         if !pos.is_game_over() && !self.nodes[at as usize].expanded {
-            spent += self.expand(at, &pos);
+            spent += self.expand(at, &pos, None);
         }
         let v = values(&pos);
         for &i in &self.path {
@@ -153,17 +184,15 @@ impl Mcts {
         best.1
     }
 
-    /// Makes the children of `at` (position `pos`) with their priors. Returns their number.
-    fn expand(&mut self, at: u32, pos: &Position) -> u64 {
+    /// Makes the children of `at` (position `pos`) with their priors: the turns `only` when
+    /// given, else every legal turn with representative placements. Returns their number.
+    fn expand(&mut self, at: u32, pos: &Position, only: Option<&[Turn]>) -> u64 {
         let Some(mover) = pos.to_move() else {
             return 0;
         };
-        let mut raw = std::mem::take(&mut self.raw);
-        pos.legal_turns_into(&mut raw);
         let first = self.nodes.len() as u32;
-        let ctx = PlaceCtx::new(pos, None);
         let nodes = &mut self.nodes;
-        reduce(pos, &ctx, &raw, PER_GROUP, |t| {
+        let mut push = |t: Turn| {
             let mut child = *pos;
             child.play_unchecked(&t);
             let prior = f64::from(eval::terminal(&child, mover, 1).clamp(0, SHARE_SCALE))
@@ -178,8 +207,16 @@ impl Mcts {
                 len: 0,
                 expanded: false,
             });
-        });
-        self.raw = raw;
+        };
+        if let Some(only) = only {
+            only.iter().for_each(|&t| push(t));
+        } else {
+            let mut raw = std::mem::take(&mut self.raw);
+            pos.legal_turns_into(&mut raw);
+            let ctx = PlaceCtx::new(pos, None);
+            reduce(pos, &ctx, &raw, PER_GROUP, push);
+            self.raw = raw;
+        }
         let len = self.nodes.len() as u32 - first;
         let n = &mut self.nodes[at as usize];
         n.children = first;
@@ -187,6 +224,11 @@ impl Mcts {
         n.expanded = true;
         u64::from(n.len)
     }
+}
+
+/// What ranks a root child: its visits, then its mean reward.
+fn rank(n: &Node) -> (u32, f64) {
+    (n.visits, n.total / f64::from(n.visits.max(1)))
 }
 
 #[cfg(test)]
@@ -200,6 +242,29 @@ mod tests {
         let a = Mcts::default().choose(&p, 3000).unwrap();
         assert!(p.is_legal(&a));
         assert_eq!(Mcts::default().choose(&p, 3000), Some(a));
+    }
+
+    /// `hard-mcts`'s clock: a tree stops growing as soon as its `stop` says so, whatever its
+    /// budget, and a root given its turns has exactly those as children.
+    #[test]
+    fn stops_when_told_and_keeps_the_given_root_turns() {
+        let p = Position::new();
+        let only: Vec<Turn> = p.legal_turns().into_iter().take(5).collect();
+        let mut m = Mcts::default();
+        let mut asked = 0;
+        let spent = m
+            .grow(&p, Some(&only), u64::MAX, || {
+                asked += 1;
+                asked > 10
+            })
+            .unwrap();
+        assert_eq!(asked, 11, "asked after each of ten iterations");
+        assert!(spent < 10_000, "{spent}");
+        let mut ranked = m.ranked();
+        ranked.sort();
+        let mut want = only.clone();
+        want.sort();
+        assert_eq!(ranked, want);
     }
 
     #[test]

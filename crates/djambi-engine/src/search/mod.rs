@@ -12,6 +12,7 @@ pub(crate) mod beyond;
 pub mod greedy;
 pub mod maxn;
 pub mod mcts;
+mod mcts_beyond;
 pub(crate) mod ordering;
 pub(crate) mod paranoid;
 pub(crate) mod placement;
@@ -131,6 +132,16 @@ pub(crate) struct Searcher {
     /// the same four plies searched wider ([`Width::WIDE`]): the arena's `hard-wide` (issue 24;
     /// `wide.rs`).
     pub(crate) wide_beyond: bool,
+    /// Whether a completed fourth ply is followed, when the limits leave no room for a fifth, by
+    /// Monte-Carlo Tree Search among the turns it left in the running, whose choice must pass
+    /// the Paranoid check: the arena's `hard-mcts` (issue 24; `mcts_beyond.rs`).
+    pub(crate) mcts_beyond: bool,
+    /// How far below the full-width best [`Searcher::verify`] lets a turn be:
+    /// [`VERIFY_MARGIN`], or twice that while `hard-mcts` checks MCTS's turns
+    /// (`mcts_beyond.rs`).
+    pub(crate) verify_margin: i32,
+    /// `hard-mcts`'s tree, its memory reused from one search to the next.
+    mcts: mcts::Mcts,
     /// How wide the tree and the quiescence search look at each node.
     pub(crate) width: Width,
     /// The full-width best turn and score a [`Reductions::Verified`] turn is checked against.
@@ -162,6 +173,9 @@ impl Searcher {
             old_placements: false,
             brs_beyond: false,
             wide_beyond: false,
+            mcts_beyond: false,
+            verify_margin: VERIFY_MARGIN,
+            mcts: mcts::Mcts::default(),
             opponent_keep: 1,
             width: Width::NARROW,
             safe: None,
@@ -227,6 +241,10 @@ impl Searcher {
                 }
                 // Stable: equal scores keep the previous (seeded) order.
                 root_moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+                if self.mcts_beyond && depth == VERIFIED_FROM && self.no_fifth_fits() {
+                    best = self.choose_by_mcts(pos, best, &root_moves);
+                    break;
+                }
                 if self.widens(depth) {
                     best = self.search_wider(pos, best, &mut root_moves);
                     break;

@@ -5,15 +5,17 @@
 
 use djambi_core::{Position, Turn};
 
-use super::{Searcher, Style, VERIFIED_FROM, VERIFY_MARGIN};
+#[cfg(doc)]
+use super::VERIFY_MARGIN;
+use super::{Searcher, Style, VERIFIED_FROM};
 
 impl Searcher {
     /// Whether the root turn `t`, found best by a reduced iteration
     /// ([`Reductions::Verified`](super::Reductions::Verified)) or a Best-Reply one (`hard-brs`,
     /// `beyond.rs`), may be played: a full-width Paranoid null-window search of
-    /// [`VERIFIED_FROM`] plies, without the table's cutoffs, finds it at most [`VERIFY_MARGIN`]
-    /// below the full-width best. Always true outside those forms and for the full-width best
-    /// itself.
+    /// [`VERIFIED_FROM`] plies, without the table's cutoffs, finds it at most
+    /// [`Searcher::verify_margin`] ([`VERIFY_MARGIN`]; twice that in `hard-mcts`) below the
+    /// full-width best. Always true outside those forms and for the full-width best itself.
     pub(crate) fn verify(&mut self, pos: &Position, t: Turn) -> bool {
         let Some((safe, score)) = self.safe.filter(|_| self.reducing) else {
             return true;
@@ -21,7 +23,7 @@ impl Searcher {
         if t == safe {
             return true;
         }
-        let floor = score.saturating_sub(VERIFY_MARGIN);
+        let floor = score.saturating_sub(self.verify_margin);
         let mut child = *pos;
         child.play_unchecked(&t);
         // `hard-brs`: the check is the Paranoid search's, on the Paranoid entries.
@@ -30,7 +32,8 @@ impl Searcher {
             self.best_reply_phase(false);
         }
         self.reducing = false;
-        self.tt_cutoffs = false;
+        // `hard-mcts`'s table holds only full-width Paranoid entries: they may cut off.
+        self.tt_cutoffs = self.mcts_beyond;
         let s = self.search(&child, VERIFIED_FROM - 1, 1, floor - 1, floor);
         self.reducing = true;
         self.tt_cutoffs = true;
@@ -69,6 +72,21 @@ pub(crate) fn think_after_referee_opening(
         &mut crate::rng::Rng::new(1),
     )
     .unwrap()
+}
+
+/// A searcher made by `set` from a new one, and its search of [`referee_opening`] on `nodes`
+/// nodes and `max_depth` plies, seed 1: how the tests of the searches beyond the fourth ply
+/// (`hard-brs`, `hard-mcts`) compare a form with `hard`.
+#[cfg(test)]
+pub(crate) fn searched_after_referee_opening(
+    set: impl FnOnce(&mut Searcher),
+    nodes: u64,
+    max_depth: i32,
+) -> (Searcher, super::Outcome) {
+    let mut s = Searcher::new(1 << 22);
+    set(&mut s);
+    let out = think_after_referee_opening(&mut s, &crate::time::Limits::nodes(nodes), max_depth);
+    (s, out)
 }
 
 #[cfg(test)]

@@ -57,9 +57,13 @@ impl Searcher {
     /// those plies again wider rather than starting a fifth: the limits leave less than a fifth
     /// ply is expected to cost.
     pub(crate) fn widens(&self, depth: i32) -> bool {
-        self.wide_beyond
-            && depth == VERIFIED_FROM
-            && self.clock.used(self.nodes) * FIFTH_PLY_COST >= 1.0
+        self.wide_beyond && depth == VERIFIED_FROM && self.no_fifth_fits()
+    }
+
+    /// Whether the limits leave less than a fifth ply is expected to cost ([`FIFTH_PLY_COST`]
+    /// times the nodes used so far), but still room to search.
+    pub(crate) fn no_fifth_fits(&self) -> bool {
+        self.clock.used(self.nodes) * FIFTH_PLY_COST >= 1.0
             && self.clock.may_start_iteration(self.nodes)
     }
 
