@@ -45,9 +45,7 @@ impl Searcher {
         paranoid: Outcome,
         root_moves: &mut [(Turn, i32)],
     ) -> Outcome {
-        // `verify` checks a new best turn against the Paranoid best while `reducing` is set.
-        self.safe = Some((paranoid.best, paranoid.score));
-        self.reducing = true;
+        self.arm_check(&paranoid);
         self.best_reply_phase(true);
         let mut best = paranoid.clone();
         for depth in BRS_FROM..=MAX_DEPTH {
@@ -68,7 +66,7 @@ impl Searcher {
             root_moves.sort_by_key(|m| std::cmp::Reverse(m.1));
         }
         self.best_reply_phase(false);
-        self.safe = None;
+        self.disarm_check();
         best
     }
 

@@ -28,7 +28,7 @@
 
 use djambi_core::{Position, Turn};
 
-use super::{Outcome, Reductions, Searcher, VERIFY_MARGIN};
+use super::{Outcome, Searcher, VERIFY_MARGIN};
 
 /// How far below the fourth ply's best the fail-soft bound of a turn MCTS may choose can be:
 /// none. The turns in the running are those whose refutation was no better for the opponents
@@ -66,12 +66,12 @@ impl Searcher {
             .filter(|(_, s)| *s >= floor)
             .map(|(t, _)| *t)
             .collect();
-        let Some(left) = self.clock.nodes_left(self.nodes) else {
-            return paranoid;
-        };
         if running.len() < 2 {
             return paranoid;
         }
+        let Some(left) = self.clock.nodes_left(self.nodes) else {
+            return paranoid;
+        };
         // On a move time MCTS also stops by the clock: its positions cost more or less time
         // than the search's nodes (a deep tree, a game's end), so the count alone overran it.
         let clock = &self.clock;
@@ -81,8 +81,7 @@ impl Searcher {
             return paranoid;
         };
         self.nodes += spent;
-        self.safe = Some((paranoid.best, paranoid.score));
-        self.reducing = true;
+        self.arm_check(&paranoid);
         self.verify_margin = MCTS_CHECK_MARGIN;
         let mut best = paranoid.clone();
         for t in self.mcts.ranked().into_iter().take(MCTS_TRIES) {
@@ -95,8 +94,7 @@ impl Searcher {
             }
         }
         self.verify_margin = VERIFY_MARGIN;
-        self.safe = None;
-        self.reducing = self.reductions != Reductions::Verified;
+        self.disarm_check();
         best
     }
 }

@@ -10,6 +10,21 @@ use super::VERIFY_MARGIN;
 use super::{Searcher, Style, VERIFIED_FROM};
 
 impl Searcher {
+    /// Arms [`Searcher::verify`] against `best`, the full-width fourth ply's turn and score, until
+    /// [`Searcher::disarm_check`]: the searches beyond the fourth ply (`hard-brs`, `hard-mcts`).
+    pub(crate) fn arm_check(&mut self, best: &super::Outcome) {
+        // `verify` checks a turn against the Paranoid best while `reducing` is set.
+        self.safe = Some((best.best, best.score));
+        self.reducing = true;
+    }
+
+    /// Disarms [`Searcher::verify`] after [`Searcher::arm_check`]: every turn passes again, and
+    /// `reducing` is what the search's form starts an iteration with.
+    pub(crate) fn disarm_check(&mut self) {
+        self.safe = None;
+        self.reducing = self.reductions != super::Reductions::Verified;
+    }
+
     /// Whether the root turn `t`, found best by a reduced iteration
     /// ([`Reductions::Verified`](super::Reductions::Verified)) or a Best-Reply one (`hard-brs`,
     /// `beyond.rs`), may be played: a full-width Paranoid null-window search of
