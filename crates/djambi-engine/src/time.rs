@@ -133,6 +133,11 @@ impl Clock {
         by_nodes.max(self.time_used())
     }
 
+    /// Whether a node budget bounds the search (then its choice is deterministic).
+    pub(crate) fn has_node_budget(&self) -> bool {
+        self.nodes.is_some()
+    }
+
     /// The share of the move time used so far (0 without one).
     pub(crate) fn time_used(&self) -> f64 {
         self.deadline.map_or(0.0, |d| {

@@ -267,6 +267,15 @@ mod tests {
         assert_eq!(ranked, want);
     }
 
+    /// The memory bound of `hard-mcts` on a move time: a tree of `MCTS_MAX_POSITIONS` nodes,
+    /// its list grown to the next power of two, stays under 100 MB.
+    #[test]
+    fn a_tree_on_a_move_time_stays_under_100_mb() {
+        let most = super::super::mcts_beyond::MCTS_MAX_POSITIONS.next_power_of_two();
+        let bytes = most * std::mem::size_of::<Node>() as u64;
+        assert!(bytes < 100 << 20, "{bytes}");
+    }
+
     #[test]
     fn takes_the_last_chief() {
         let p = Position::from_dpn("Cb8/9/9/9/9/9/9/9/Ar7Cr r rb-- - 0 - 0 3", Rules::default())

@@ -21,6 +21,12 @@
 //! of four plies finds it at most that far below the best) is played; the Paranoid best when
 //! none does.
 //!
+//! On a node budget MCTS gets [`MCTS_PART`] of the positions left, so the choice stays a
+//! function of position, seed and budget. On a move time alone it runs until [`MCTS_TIME`] of
+//! it, at most [`MCTS_MAX_POSITIONS`] (its memory bound). A count at the search's rate, which it
+//! had before, was almost never reached first: it made no difference on the clock, where more
+//! time did not help either way (docs/STRENGTH.md).
+//!
 //! Two other margins were measured (docs/STRENGTH.md, "MCTS among the fourth ply's equals"):
 //! 1 500 share units in both places ([`VERIFY_MARGIN`], as `hard-brs` allows) gave MCTS more
 //! turns and cost more safety against the referee's players; a check with no margin left MCTS
@@ -39,12 +45,18 @@ pub(crate) const MCTS_MARGIN: i32 = 0;
 /// search of four plies: twice [`VERIFY_MARGIN`] (3 000 share units, 3 % of the game).
 pub(crate) const MCTS_CHECK_MARGIN: i32 = 2 * VERIFY_MARGIN;
 
-/// The per cent of the positions left that MCTS may evaluate; the rest is for the checks.
+/// On a node budget, the per cent of the positions left that MCTS may evaluate; the rest is for
+/// the checks.
 pub(crate) const MCTS_PART: u64 = 50;
 
 /// The share of the move time after which MCTS stops, whatever it has evaluated: the rest is
 /// for the checks.
 pub(crate) const MCTS_TIME: f64 = 0.75;
+
+/// The most positions one tree may evaluate on a move time alone, where MCTS runs until
+/// [`MCTS_TIME`]: it bounds the tree's memory (a node is 40 bytes; a tree holds at most this
+/// many and one expansion more, under 100 MB).
+pub(crate) const MCTS_MAX_POSITIONS: u64 = 2_000_000;
 
 /// How many of MCTS's turns, best first, are checked at most.
 pub(crate) const MCTS_TRIES: usize = 3;
@@ -72,10 +84,16 @@ impl Searcher {
         let Some(left) = self.clock.nodes_left(self.nodes) else {
             return paranoid;
         };
-        // On a move time MCTS also stops by the clock: its positions cost more or less time
-        // than the search's nodes (a deep tree, a game's end), so the count alone overran it.
+        // On a node budget MCTS gets part of what is left, so the choice stays a function of
+        // the budget. On a move time it runs by the clock, within its memory bound: near a
+        // game's end a position may cost more time than a search node, so a count alone
+        // overran the move time.
         let clock = &self.clock;
-        let budget = left * MCTS_PART / 100;
+        let budget = if clock.has_node_budget() {
+            left * MCTS_PART / 100
+        } else {
+            MCTS_MAX_POSITIONS
+        };
         let stop = || clock.time_used() >= MCTS_TIME;
         let Some(spent) = self.mcts.grow(pos, Some(&running), budget, stop) else {
             return paranoid;
