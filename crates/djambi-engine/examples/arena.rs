@@ -28,8 +28,9 @@
 //! `hard-opps` (`hard-brs` whose non-branching opponents try two turns), `hard-wide` (`hard`
 //! to depth 4, then the same four plies searched wider when no fifth fits), `hard-mcts`
 //! (`hard` to depth 4, then, when no fifth fits, MCTS among the turns depth 4 cannot rank below
-//! its best, its choice played only if the full-width search finds it no clearly worse)
-//! or `mcts` (tree search with progressive bias, on the
+//! its best, its choice played only if the full-width search finds it no clearly worse),
+//! `hard-stop` (`hard` stopping at depth 4 when no fifth fits, instead of starting a fifth it
+//! will not finish) or `mcts` (tree search with progressive bias, on the
 //! node budget, 100 000 without one). Game `i` uses seed `S + i` and puts the
 //! tested agent in seat
 //! `i mod 4`. `--b-nodes N` gives the three others a node budget of their own (with

@@ -67,13 +67,17 @@ pub enum Agent {
     /// choice played only if the full-width fourth ply finds it no clearly worse (issue 24;
     /// `search/mcts_beyond.rs`).
     HardMcts,
+    /// `hard` stopping at a completed fourth ply where no fifth fits the limits, instead of
+    /// starting a fifth it will not finish and playing that partial iteration's turn when one
+    /// beats the fourth ply's best (issue 24; `search/fifth.rs`).
+    HardStop,
     /// Monte-Carlo Tree Search with progressive bias ([`crate::search::mcts`]), on the node
     /// budget (100 000 positions when the match gives only a move time).
     Mcts,
 }
 
 /// The agents that are not a level of the engine, by name: one table for printing and parsing.
-const NAMED: [(&str, Agent); 13] = [
+const NAMED: [(&str, Agent); 14] = [
     ("maxn2", Agent::MaxN2),
     ("referee", Agent::Referee),
     ("brs", Agent::Brs),
@@ -86,6 +90,7 @@ const NAMED: [(&str, Agent); 13] = [
     ("hard-wide", Agent::HardWide),
     ("hard-opps", Agent::HardOpps),
     ("hard-mcts", Agent::HardMcts),
+    ("hard-stop", Agent::HardStop),
     ("mcts", Agent::Mcts),
 ];
 
@@ -109,7 +114,7 @@ impl FromStr for Agent {
 
     /// `random`, `beginner`, `easy`, `medium`, `hard`, `maxn2`, `referee`, `brs`, `hard-lmr`,
     /// `hard-lmrg`, `hard-lmrv`, `hard-q`, `hard-old`, `hard-brs`, `hard-wide`, `hard-opps`,
-    /// `hard-mcts` or `mcts`.
+    /// `hard-mcts`, `hard-stop` or `mcts`.
     fn from_str(s: &str) -> Result<Agent, String> {
         if let Some((_, agent)) = NAMED.iter().find(|(name, _)| *name == s) {
             return Ok(*agent);
@@ -138,7 +143,8 @@ impl Agent {
             | Agent::HardBrs
             | Agent::HardWide
             | Agent::HardOpps
-            | Agent::HardMcts => Some(Level::Hard),
+            | Agent::HardMcts
+            | Agent::HardStop => Some(Level::Hard),
             Agent::MaxN2 | Agent::Referee | Agent::Mcts => None,
         }
     }
@@ -227,6 +233,7 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
                 Agent::HardBrs => engine.set_brs_beyond(true),
                 Agent::HardWide => engine.set_wide_beyond(true),
                 Agent::HardMcts => engine.set_mcts_beyond(true),
+                Agent::HardStop => engine.set_stop_at_fourth(true),
                 Agent::HardOpps => {
                     engine.set_brs_beyond(true);
                     engine.set_opponent_keep(OPPS_KEEP);
@@ -387,6 +394,8 @@ mod tests {
         assert_eq!(Agent::HardWide.to_string(), "hard-wide");
         assert_eq!("hard-mcts".parse::<Agent>(), Ok(Agent::HardMcts));
         assert_eq!(Agent::HardMcts.to_string(), "hard-mcts");
+        assert_eq!("hard-stop".parse::<Agent>(), Ok(Agent::HardStop));
+        assert_eq!(Agent::HardStop.to_string(), "hard-stop");
         assert_eq!("hard-opps".parse::<Agent>(), Ok(Agent::HardOpps));
         assert_eq!(Agent::HardOpps.to_string(), "hard-opps");
         assert_eq!("mcts".parse::<Agent>(), Ok(Agent::Mcts));

@@ -92,6 +92,9 @@ pub struct Engine {
     /// `hard` without the opponents' kills among themselves in its quiescence search (the
     /// arena's `hard-q`).
     paranoid_kills: bool,
+    /// `hard` stopping at a completed fourth ply where no fifth fits the limits (the arena's
+    /// `hard-stop`, issue 24; `search/fifth.rs`).
+    stop_at_fourth: bool,
 }
 
 impl Engine {
@@ -102,6 +105,7 @@ impl Engine {
             seed: config.seed,
             buf: Vec::with_capacity(4096),
             paranoid_kills: false,
+            stop_at_fourth: false,
         }
     }
 
@@ -128,6 +132,13 @@ impl Engine {
     /// the arena's `hard-q` (issue 24), not a level.
     pub(crate) fn set_paranoid_kills(&mut self, on: bool) {
         self.paranoid_kills = on;
+    }
+
+    /// Makes `hard` stop at a completed fourth ply where no fifth fits the limits, rather than
+    /// start a fifth it will not finish (`search/fifth.rs`): the arena's `hard-stop` (issue 24),
+    /// not a level.
+    pub(crate) fn set_stop_at_fourth(&mut self, on: bool) {
+        self.stop_at_fourth = on;
     }
 
     /// Makes the search choose an opponent's placements as the released engine did before
@@ -219,6 +230,7 @@ impl Engine {
                     limits.movetime = Some(DEFAULT_MOVETIME);
                 }
                 self.searcher.paranoid_kills = level == Level::Hard && self.paranoid_kills;
+                self.searcher.stop_at_fourth = level == Level::Hard && self.stop_at_fourth;
                 let out = self
                     .searcher
                     .think(pos, &limits, crate::search::MAX_DEPTH, start, &mut rng)

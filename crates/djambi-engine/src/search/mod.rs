@@ -9,6 +9,7 @@
 
 pub mod beginner;
 pub(crate) mod beyond;
+mod fifth;
 pub mod greedy;
 pub mod maxn;
 pub mod mcts;
@@ -136,6 +137,10 @@ pub(crate) struct Searcher {
     /// Monte-Carlo Tree Search among the turns it left in the running, whose choice must pass
     /// the Paranoid check: the arena's `hard-mcts` (issue 24; `mcts_beyond.rs`).
     pub(crate) mcts_beyond: bool,
+    /// Whether iterative deepening stops after a completed fourth ply when a fifth would not fit
+    /// the limits, rather than starting a fifth it would not finish as `hard` does: the arena's
+    /// `hard-stop` (issue 24; `fifth.rs`; measured, not landed).
+    pub(crate) stop_at_fourth: bool,
     /// How far below the full-width best [`Searcher::verify`] lets a turn be:
     /// [`VERIFY_MARGIN`], or twice that while `hard-mcts` checks MCTS's turns
     /// (`mcts_beyond.rs`).
@@ -174,6 +179,7 @@ impl Searcher {
             brs_beyond: false,
             wide_beyond: false,
             mcts_beyond: false,
+            stop_at_fourth: false,
             verify_margin: VERIFY_MARGIN,
             mcts: mcts::Mcts::default(),
             opponent_keep: 1,
@@ -251,6 +257,9 @@ impl Searcher {
                 }
                 if self.brs_beyond && depth == VERIFIED_FROM {
                     best = self.best_reply_beyond(pos, best, &mut root_moves);
+                    break;
+                }
+                if self.stops_after(depth) {
                     break;
                 }
             }

@@ -21,10 +21,6 @@ use super::{Outcome, Searcher, VERIFIED_FROM};
 /// XORed into the table's salt while the wider iteration searches.
 const WIDE_SALT: u64 = 0x6a09_e667_f3bc_c909;
 
-/// How many times the nodes used so far a fifth ply is expected to cost at least: when the
-/// limits leave less, the time goes to a wider fourth ply instead.
-const FIFTH_PLY_COST: f64 = 50.0;
-
 /// How wide the search looks at each node.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Width {
@@ -58,13 +54,6 @@ impl Searcher {
     /// ply is expected to cost.
     pub(crate) fn widens(&self, depth: i32) -> bool {
         self.wide_beyond && depth == VERIFIED_FROM && self.no_fifth_fits()
-    }
-
-    /// Whether the limits leave less than a fifth ply is expected to cost ([`FIFTH_PLY_COST`]
-    /// times the nodes used so far), but still room to search.
-    pub(crate) fn no_fifth_fits(&self) -> bool {
-        self.clock.used(self.nodes) * FIFTH_PLY_COST >= 1.0
-            && self.clock.may_start_iteration(self.nodes)
     }
 
     /// The completed iteration `narrow` of [`VERIFIED_FROM`] plies searched again at
