@@ -27,12 +27,18 @@ impl Searcher {
             && self.clock.may_start_iteration(self.nodes)
     }
 
+    /// Whether the completed iteration of `depth` plies is the fourth and no fifth fits the
+    /// limits: where `hard-stop` stops and `hard-wide` and `hard-mcts` spend the rest otherwise.
+    pub(crate) fn fourth_without_fifth(&self, depth: i32) -> bool {
+        depth == VERIFIED_FROM && self.no_fifth_fits()
+    }
+
     /// Whether iterative deepening stops after the completed iteration of `depth` plies:
     /// `hard-stop` ([`Searcher::stop_at_fourth`]) after [`VERIFIED_FROM`] plies when a fifth
     /// would not fit the limits. Without room left to search at all, no iteration is started
     /// anyway.
     pub(crate) fn stops_after(&self, depth: i32) -> bool {
-        self.stop_at_fourth && depth == VERIFIED_FROM && self.no_fifth_fits()
+        self.stop_at_fourth && self.fourth_without_fifth(depth)
     }
 }
 

@@ -247,7 +247,7 @@ impl Searcher {
                 }
                 // Stable: equal scores keep the previous (seeded) order.
                 root_moves.sort_by_key(|m| std::cmp::Reverse(m.1));
-                if self.mcts_beyond && depth == VERIFIED_FROM && self.no_fifth_fits() {
+                if self.mcts_beyond && self.fourth_without_fifth(depth) {
                     best = self.choose_by_mcts(pos, best, &root_moves);
                     break;
                 }

@@ -53,7 +53,7 @@ impl Searcher {
     /// those plies again wider rather than starting a fifth: the limits leave less than a fifth
     /// ply is expected to cost.
     pub(crate) fn widens(&self, depth: i32) -> bool {
-        self.wide_beyond && depth == VERIFIED_FROM && self.no_fifth_fits()
+        self.wide_beyond && self.fourth_without_fifth(depth)
     }
 
     /// The completed iteration `narrow` of [`VERIFIED_FROM`] plies searched again at
