@@ -30,7 +30,8 @@
 //! (`hard` to depth 4, then, when no fifth fits, MCTS among the turns depth 4 cannot rank below
 //! its best, its choice played only if the full-width search finds it no clearly worse),
 //! `hard-stop` (`hard` stopping at depth 4 when no fifth fits, instead of starting a fifth it
-//! will not finish) or `mcts` (tree search with progressive bias, on the
+//! will not finish), `hard-fit` (`hard` evaluating with the weights `eval_fit` fitted on its
+//! own games) or `mcts` (tree search with progressive bias, on the
 //! node budget, 100 000 without one). Game `i` uses seed `S + i` and puts the
 //! tested agent in seat
 //! `i mod 4`. `--b-nodes N` gives the three others a node budget of their own (with

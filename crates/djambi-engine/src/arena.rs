@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use djambi_core::{Army, Outcome, Position, Rules};
 
 use crate::engine::{Engine, EngineConfig};
+use crate::eval::Weights;
 use crate::level::Level;
 use crate::rng::Rng;
 use crate::search::maxn::{MaxnScratch, maxn2};
@@ -71,13 +72,16 @@ pub enum Agent {
     /// starting a fifth it will not finish and playing that partial iteration's turn when one
     /// beats the fourth ply's best (issue 24; `search/fifth.rs`).
     HardStop,
+    /// `hard` evaluating with the weights fitted on its own games ([`Weights::FITTED`],
+    /// `examples/eval_fit.rs`; issue 24).
+    HardFit,
     /// Monte-Carlo Tree Search with progressive bias ([`crate::search::mcts`]), on the node
     /// budget (100 000 positions when the match gives only a move time).
     Mcts,
 }
 
 /// The agents that are not a level of the engine, by name: one table for printing and parsing.
-const NAMED: [(&str, Agent); 14] = [
+const NAMED: [(&str, Agent); 15] = [
     ("maxn2", Agent::MaxN2),
     ("referee", Agent::Referee),
     ("brs", Agent::Brs),
@@ -91,6 +95,7 @@ const NAMED: [(&str, Agent); 14] = [
     ("hard-opps", Agent::HardOpps),
     ("hard-mcts", Agent::HardMcts),
     ("hard-stop", Agent::HardStop),
+    ("hard-fit", Agent::HardFit),
     ("mcts", Agent::Mcts),
 ];
 
@@ -114,7 +119,7 @@ impl FromStr for Agent {
 
     /// `random`, `beginner`, `easy`, `medium`, `hard`, `maxn2`, `referee`, `brs`, `hard-lmr`,
     /// `hard-lmrg`, `hard-lmrv`, `hard-q`, `hard-old`, `hard-brs`, `hard-wide`, `hard-opps`,
-    /// `hard-mcts`, `hard-stop` or `mcts`.
+    /// `hard-mcts`, `hard-stop`, `hard-fit` or `mcts`.
     fn from_str(s: &str) -> Result<Agent, String> {
         if let Some((_, agent)) = NAMED.iter().find(|(name, _)| *name == s) {
             return Ok(*agent);
@@ -144,7 +149,8 @@ impl Agent {
             | Agent::HardWide
             | Agent::HardOpps
             | Agent::HardMcts
-            | Agent::HardStop => Some(Level::Hard),
+            | Agent::HardStop
+            | Agent::HardFit => Some(Level::Hard),
             Agent::MaxN2 | Agent::Referee | Agent::Mcts => None,
         }
     }
@@ -234,6 +240,7 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
                 Agent::HardWide => engine.set_wide_beyond(true),
                 Agent::HardMcts => engine.set_mcts_beyond(true),
                 Agent::HardStop => engine.set_stop_at_fourth(true),
+                Agent::HardFit => engine.set_weights(Weights::FITTED),
                 Agent::HardOpps => {
                     engine.set_brs_beyond(true);
                     engine.set_opponent_keep(OPPS_KEEP);
@@ -396,6 +403,8 @@ mod tests {
         assert_eq!(Agent::HardMcts.to_string(), "hard-mcts");
         assert_eq!("hard-stop".parse::<Agent>(), Ok(Agent::HardStop));
         assert_eq!(Agent::HardStop.to_string(), "hard-stop");
+        assert_eq!("hard-fit".parse::<Agent>(), Ok(Agent::HardFit));
+        assert_eq!(Agent::HardFit.to_string(), "hard-fit");
         assert_eq!("hard-opps".parse::<Agent>(), Ok(Agent::HardOpps));
         assert_eq!(Agent::HardOpps.to_string(), "hard-opps");
         assert_eq!("mcts".parse::<Agent>(), Ok(Agent::Mcts));

@@ -95,6 +95,8 @@ pub struct Engine {
     /// `hard` stopping at a completed fourth ply where no fifth fits the limits (the arena's
     /// `hard-stop`, issue 24; `search/fifth.rs`).
     stop_at_fourth: bool,
+    /// The weights `hard` evaluates with: the crate's, or the arena's `hard-fit` (issue 24).
+    weights: crate::eval::Weights,
 }
 
 impl Engine {
@@ -106,6 +108,7 @@ impl Engine {
             buf: Vec::with_capacity(4096),
             paranoid_kills: false,
             stop_at_fourth: false,
+            weights: crate::eval::Weights::DEFAULT,
         }
     }
 
@@ -139,6 +142,12 @@ impl Engine {
     /// not a level.
     pub(crate) fn set_stop_at_fourth(&mut self, on: bool) {
         self.stop_at_fourth = on;
+    }
+
+    /// Makes `hard` evaluate with the weights `w` (the arena's `hard-fit`, issue 24), not a
+    /// level; the other levels keep the crate's.
+    pub(crate) fn set_weights(&mut self, w: crate::eval::Weights) {
+        self.weights = w;
     }
 
     /// Makes the search choose an opponent's placements as the released engine did before
@@ -231,6 +240,11 @@ impl Engine {
                 }
                 self.searcher.paranoid_kills = level == Level::Hard && self.paranoid_kills;
                 self.searcher.stop_at_fourth = level == Level::Hard && self.stop_at_fourth;
+                self.searcher.weights = if level == Level::Hard {
+                    self.weights
+                } else {
+                    crate::eval::Weights::DEFAULT
+                };
                 let out = self
                     .searcher
                     .think(pos, &limits, crate::search::MAX_DEPTH, start, &mut rng)
@@ -255,6 +269,7 @@ impl Engine {
     /// iteration always completes; with a node budget the value is repeatable.
     pub fn value(&mut self, pos: &Position, player: Player, limits: &Limits) -> i32 {
         self.searcher.paranoid_kills = false;
+        self.searcher.weights = crate::eval::Weights::DEFAULT;
         if limits.movetime.is_none() && limits.nodes.is_none() {
             let limits = Limits {
                 movetime: Some(DEFAULT_MOVETIME),
@@ -291,6 +306,27 @@ mod tests {
     use super::*;
 
     fn assert_send<T: Send>() {}
+
+    /// Issue 24: the arena's `hard-fit` evaluates with the fitted weights in `hard` only;
+    /// `medium` and the analysis's values keep the crate's.
+    #[test]
+    fn only_hard_fit_evaluates_with_the_fitted_weights() {
+        let mut p = Position::new();
+        for t in ["c7-d8", "h7-g6", "g3-f4", "c3-f6"] {
+            p.play(&p.parse_turn(t).unwrap()).unwrap();
+        }
+        let nodes = Limits::nodes(20_000);
+        let fresh = Engine::default().think(&p, Level::Hard, &nodes).unwrap();
+        let mut e = Engine::default();
+        e.set_weights(crate::eval::Weights::FITTED);
+        let fitted = e.think(&p, Level::Hard, &nodes).unwrap();
+        assert_eq!(e.searcher.weights, crate::eval::Weights::FITTED);
+        assert_ne!(fitted.score, fresh.score);
+        e.think(&p, Level::Medium, &nodes).unwrap();
+        assert_eq!(e.searcher.weights, crate::eval::Weights::DEFAULT, "medium");
+        e.value(&p, djambi_core::Army::Red, &nodes);
+        assert_eq!(e.searcher.weights, crate::eval::Weights::DEFAULT, "value");
+    }
 
     /// Issue 24: the arena's `hard-q` leaves the kills among opponents out of its quiescence
     /// search; `hard`, `medium` and the analysis's values keep every kill.

@@ -26,6 +26,8 @@ pub(crate) struct Scan {
     pub chief: [Option<Square>; 4],
     /// Living Necromobiles per army.
     pub necromobiles: [u8; 4],
+    /// Living pieces per army and role (`Role as usize`), chiefs included.
+    pub pieces: [[u8; 6]; 4],
 }
 
 /// Per cell code: (army + 1, value) of a living piece; chiefs and necromobiles are flagged.
@@ -49,6 +51,7 @@ pub(crate) fn scan_codes(cells: &[u8; 81]) -> Scan {
         }
         let army = (c - 2) / 6;
         s.material[army] += CELL_VALUE[c];
+        s.pieces[army][(c - 2) % 6] += 1;
         match (c - 2) % 6 {
             r if r == Role::Chief as usize => s.chief[army] = Square::from_index(i),
             r if r == Role::Necromobile as usize => s.necromobiles[army] += 1,
@@ -72,6 +75,7 @@ mod tests {
         let s = scan(&Board::start());
         assert_eq!(s.material, [1700; 4]);
         assert_eq!(s.necromobiles, [1; 4]);
+        assert_eq!(s.pieces, [[1, 1, 1, 1, 1, 4]; 4]);
         assert_eq!(s.chief[0].map(|c| c.to_string()), Some("a9".into()));
     }
 }

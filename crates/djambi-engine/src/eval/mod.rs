@@ -3,19 +3,21 @@
 //! of the game's outcome on the arena's own scale (a win is 1, a draw shared by k is 1/k), so a
 //! draw, a win and a middle-game position are scored on one scale.
 //!
-//! Strength of a living player P = [`ALIVE`] + the material of every army P
-//! controls (its own and its vassals, [`ROLE_VALUE`](material::ROLE_VALUE)) + [`RULER`] if P holds
+//! Strength of a living player P = [`ALIVE`](weights::ALIVE) + the material of every army P
+//! controls (its own and its vassals, [`ROLE_VALUE`](material::ROLE_VALUE)) + [`RULER`](weights::RULER) if P holds
 //! the maze − chief danger (enemy attackers, corpses round it) + a little room. Orphaned and
 //! hostage armies count for nobody. See `weights.rs` for each weight and why.
 
 pub(crate) mod geometry;
 pub mod material;
 pub(crate) mod safety;
+pub mod terms;
 pub mod weights;
 
 use djambi_core::{Army, Outcome, Player, Position};
 
-use weights::*;
+pub use terms::{Terms, terms};
+pub use weights::Weights;
 
 /// The scale of shares: 100 000 is the whole game.
 pub const SHARE_SCALE: i32 = 100_000;
@@ -28,57 +30,24 @@ pub const WIN_THRESHOLD: i32 = WIN - 1000;
 
 /// Each living player's strength (0 for a player who is not alive), indexed by army.
 pub fn strengths(pos: &Position) -> [i32; 4] {
-    strengths_with(pos, None)
+    strengths_with(pos, None, &Weights::DEFAULT)
 }
 
-/// The strengths as a `careless` player sees them: its own without the chief-danger terms
-/// (enemy attackers, corpses round its chief, room), everyone else's in full. It sees the
-/// danger it puts the others' chiefs in, not the danger its own chief is in: the `beginner`
-/// level's view ([`careless_share`]).
-fn strengths_with(pos: &Position, careless: Option<Player>) -> [i32; 4] {
-    let cells = geometry::codes(pos.board());
-    let scan = material::scan_codes(&cells);
-    let control = safety::controllers(pos);
-    let ruler = pos.ruler();
+/// The strengths under `w`; a `careless` player's own without the chief-danger terms (enemy
+/// attackers, corpses round its chief, room), everyone else's in full. A careless player sees
+/// the danger it puts the others' chiefs in, not the danger its own chief is in: the
+/// `beginner` level's view ([`careless_share`]).
+fn strengths_with(pos: &Position, careless: Option<Player>, w: &Weights) -> [i32; 4] {
+    let all = terms(pos);
     let mut s = [0i32; 4];
     for p in Army::ALL {
-        let Some(chief) = scan.chief[p.index()] else {
-            continue;
-        };
-        if control[p.index()] != Some(p) {
-            continue; // the hostage (or an inconsistent army): not a player
-        }
-        let mut v = ALIVE;
-        let mut has_necro = false;
-        for a in Army::ALL {
-            if control[a.index()] == Some(p) {
-                v += scan.material[a.index()];
-                has_necro |= scan.necromobiles[a.index()] > 0;
-            }
-        }
-        if ruler == Some(p) {
-            v += RULER;
-        }
-        if careless == Some(p) {
-            s[p.index()] = v.max(MIN_STRENGTH);
-            continue;
-        }
-        let enemies = safety::moving_enemies(&control, p);
-        let at = chief.index();
-        v -= CHIEF_ATTACKER * safety::attackers(&cells, at, enemies);
-        if !chief.is_maze() {
-            let (corpses, empty, all) = safety::surroundings(&cells, at);
-            if has_necro {
-                v -= CORPSE_NEIGHBOUR * corpses;
+        if let Some(t) = &all[p.index()] {
+            s[p.index()] = if careless == Some(p) {
+                t.careless_strength(w)
             } else {
-                v -= CORPSE_NEIGHBOUR_NO_NECRO * corpses;
-                if corpses == all - 1 {
-                    v -= ONE_CORPSE_FROM_ENCIRCLED;
-                }
-            }
-            v += CHIEF_ROOM * empty;
+                t.strength(w)
+            };
         }
-        s[p.index()] = v.max(MIN_STRENGTH);
     }
     s
 }
@@ -89,10 +58,18 @@ pub fn share(pos: &Position, player: Player) -> i32 {
     share_of(&strengths(pos), player)
 }
 
+/// [`share`] under the weights `w`.
+pub fn share_with(pos: &Position, player: Player, w: &Weights) -> i32 {
+    share_of(&strengths_with(pos, None, w), player)
+}
+
 /// `player`'s share as a careless player sees it (its own chief's danger left out, see
 /// [`strengths`]' terms), from 0 to [`SHARE_SCALE`]; 0 when `player` is not alive.
 pub fn careless_share(pos: &Position, player: Player) -> i32 {
-    share_of(&strengths_with(pos, Some(player)), player)
+    share_of(
+        &strengths_with(pos, Some(player), &Weights::DEFAULT),
+        player,
+    )
 }
 
 /// `player`'s part of the total of `s`, on [`SHARE_SCALE`].
@@ -108,11 +85,16 @@ fn share_of(s: &[i32; 4], player: Player) -> i32 {
 /// worth [`WIN`] (sooner is better), a loss `-WIN` (later is better), a draw shared by k players
 /// `SHARE_SCALE / k` for each of them (the arena's scoring), and `-WIN` for the others.
 pub fn terminal(pos: &Position, player: Player, ply: usize) -> i32 {
+    terminal_with(pos, player, ply, &Weights::DEFAULT)
+}
+
+/// [`terminal`] with an open game's share under the weights `w`.
+pub fn terminal_with(pos: &Position, player: Player, ply: usize, w: &Weights) -> i32 {
     let ply = ply as i32;
     match pos.outcome() {
-        Outcome::Winner(w) if w == player => WIN - ply,
+        Outcome::Winner(x) if x == player => WIN - ply,
         Outcome::Draw(d) if d.contains(player) => SHARE_SCALE / d.len().max(1) as i32,
-        Outcome::Ongoing => share(pos, player),
+        Outcome::Ongoing => share_with(pos, player, w),
         _ => -WIN + ply,
     }
 }

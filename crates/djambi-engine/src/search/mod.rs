@@ -141,6 +141,8 @@ pub(crate) struct Searcher {
     /// the limits, rather than starting a fifth it would not finish as `hard` does: the arena's
     /// `hard-stop` (issue 24; `fifth.rs`; measured, not landed).
     pub(crate) stop_at_fourth: bool,
+    /// The evaluation's weights: the crate's, or the arena's `hard-fit` (issue 24).
+    pub(crate) weights: eval::Weights,
     /// How far below the full-width best [`Searcher::verify`] lets a turn be:
     /// [`VERIFY_MARGIN`], or twice that while `hard-mcts` checks MCTS's turns
     /// (`mcts_beyond.rs`).
@@ -180,6 +182,7 @@ impl Searcher {
             wide_beyond: false,
             mcts_beyond: false,
             stop_at_fourth: false,
+            weights: eval::Weights::DEFAULT,
             verify_margin: VERIFY_MARGIN,
             mcts: mcts::Mcts::default(),
             opponent_keep: 1,
@@ -370,14 +373,14 @@ impl Searcher {
         self.nodes += 1;
         let mut child = *pos;
         child.play_unchecked(t);
-        eval::terminal(&child, self.root, 1)
+        eval::terminal_with(&child, self.root, 1, &self.weights)
     }
 
     /// The value of `pos` for `player` (who need not be to move), searched within `limits`.
     pub(crate) fn value(&mut self, pos: &Position, player: Player, limits: &Limits) -> i32 {
         self.begin(player, limits, Instant::now());
         if pos.is_game_over() {
-            return eval::terminal(pos, player, 0);
+            return eval::terminal_with(pos, player, 0, &self.weights);
         }
         self.clock.disarm();
         let mut value = self.search(pos, 1, 0, -INF, INF);

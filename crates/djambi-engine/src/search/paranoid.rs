@@ -63,7 +63,7 @@ impl Searcher {
             return 0;
         }
         let Some(mover) = pos.to_move() else {
-            return eval::terminal(pos, self.root, ply);
+            return eval::terminal_with(pos, self.root, ply, &self.weights);
         };
         if !pos.is_alive(self.root) {
             return -WIN + ply as i32;
@@ -245,12 +245,12 @@ impl Searcher {
             return 0;
         }
         let Some(mover) = pos.to_move() else {
-            return eval::terminal(pos, self.root, ply);
+            return eval::terminal_with(pos, self.root, ply, &self.weights);
         };
         if !pos.is_alive(self.root) {
             return -WIN + ply as i32;
         }
-        let stand = eval::share(pos, self.root);
+        let stand = eval::share_with(pos, self.root, &self.weights);
         let maximizing = mover == self.root;
         if maximizing {
             if stand >= beta {
