@@ -21,17 +21,22 @@ use djambi_engine::analysis::SHARPNESS;
 use djambi_engine::eval::{SHARE_SCALE, WIN_THRESHOLD};
 use djambi_engine::{Engine, EngineConfig, Level, Limits, Rng};
 
+#[path = "common/flags.rs"]
+mod flags;
+use flags::arg;
+
+/// `--level L`: one level in every seat; absent, the seeded mix.
+struct OneLevel(Option<Level>);
+
+impl std::str::FromStr for OneLevel {
+    type Err = djambi_engine::ParseLevelError;
+    fn from_str(s: &str) -> Result<OneLevel, Self::Err> {
+        s.parse().map(|l| OneLevel(Some(l)))
+    }
+}
+
 /// One sample: the player's share as searched, the living players, the player's final score.
 type Sample = (f64, usize, f64);
-
-fn arg<T: std::str::FromStr>(name: &str, default: T) -> T {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn play(seed: u64, only: Option<Level>, value_engine: &mut Engine) -> Vec<Sample> {
     let rules = Rules {
@@ -108,7 +113,7 @@ fn best_k(samples: &[&Sample]) -> f64 {
 fn main() {
     let games: u64 = arg("--games", 200);
     let seed: u64 = arg("--seed", 1);
-    let only: Option<Level> = arg("--level", String::new()).parse().ok();
+    let only: Option<Level> = arg::<OneLevel>("--level", OneLevel(None)).0;
     let mut value_engine = Engine::new(EngineConfig {
         tt_bytes: 4 << 20,
         seed: 0,

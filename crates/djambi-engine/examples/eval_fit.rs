@@ -25,14 +25,9 @@ use djambi_core::{Army, Outcome, Position, Role, Rules, Turn};
 use djambi_engine::eval::{Terms, Weights, terms};
 use djambi_engine::{Engine, EngineConfig, Level, Limits};
 
-fn arg<T: std::str::FromStr>(name: &str, default: T) -> T {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
+#[path = "common/flags.rs"]
+mod flags;
+use flags::arg;
 
 fn rules() -> Rules {
     Rules {
