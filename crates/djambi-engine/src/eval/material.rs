@@ -17,29 +17,22 @@ use djambi_core::{Board, Role, Square};
 /// - Militant 100: a short-range killer, four of them.
 pub const ROLE_VALUE: [i32; 6] = [0, 450, 350, 250, 250, 100];
 
-/// One pass over the board: material per army, chiefs, Necromobiles.
+/// One pass over the board: living pieces per army and role, and the chiefs. (The material
+/// itself is weighted later, under the search's [`Weights`](super::Weights).)
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Scan {
-    /// The value of each army's living pieces (its chief excluded).
-    pub material: [i32; 4],
     /// Where each army's living chief stands.
     pub chief: [Option<Square>; 4],
-    /// Living Necromobiles per army.
-    pub necromobiles: [u8; 4],
     /// Living pieces per army and role (`Role as usize`), chiefs included.
     pub pieces: [[u8; 6]; 4],
 }
 
-/// Per cell code: (army + 1, value) of a living piece; chiefs and necromobiles are flagged.
-const CELL_VALUE: [i32; 26] = {
-    let mut t = [0; 26];
-    let mut c = 2;
-    while c < 26 {
-        t[c] = ROLE_VALUE[(c - 2) % 6];
-        c += 1;
+impl Scan {
+    /// Whether `army` (index) has a living Necromobile.
+    pub fn has_necromobile(&self, army: usize) -> bool {
+        self.pieces[army][Role::Necromobile as usize] > 0
     }
-    t
-};
+}
 
 /// Scans a board given as [`codes`](super::geometry::codes).
 pub(crate) fn scan_codes(cells: &[u8; 81]) -> Scan {
@@ -49,13 +42,10 @@ pub(crate) fn scan_codes(cells: &[u8; 81]) -> Scan {
         if c < 2 {
             continue;
         }
-        let army = (c - 2) / 6;
-        s.material[army] += CELL_VALUE[c];
-        s.pieces[army][(c - 2) % 6] += 1;
-        match (c - 2) % 6 {
-            r if r == Role::Chief as usize => s.chief[army] = Square::from_index(i),
-            r if r == Role::Necromobile as usize => s.necromobiles[army] += 1,
-            _ => {}
+        let (army, role) = ((c - 2) / 6, (c - 2) % 6);
+        s.pieces[army][role] += 1;
+        if role == Role::Chief as usize {
+            s.chief[army] = Square::from_index(i);
         }
     }
     s
@@ -73,8 +63,13 @@ mod tests {
     #[test]
     fn start_material() {
         let s = scan(&Board::start());
-        assert_eq!(s.material, [1700; 4]);
-        assert_eq!(s.necromobiles, [1; 4]);
+        let material = |a: usize| -> i32 {
+            (0..6)
+                .map(|r| ROLE_VALUE[r] * i32::from(s.pieces[a][r]))
+                .sum()
+        };
+        assert_eq!([0, 1, 2, 3].map(material), [1700; 4]);
+        assert_eq!([0, 1, 2, 3].map(|a| s.has_necromobile(a)), [true; 4]);
         assert_eq!(s.pieces, [[1, 1, 1, 1, 1, 4]; 4]);
         assert_eq!(s.chief[0].map(|c| c.to_string()), Some("a9".into()));
     }

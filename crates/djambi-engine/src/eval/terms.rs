@@ -2,7 +2,7 @@
 //! strength can be computed under other weights ([`Weights`]) and the weights fitted on games
 //! (`examples/eval_fit.rs`).
 
-use djambi_core::{Army, Position};
+use djambi_core::{Army, Position, Role};
 
 use super::weights::{MIN_STRENGTH, Weights};
 use super::{geometry, material, safety};
@@ -82,9 +82,9 @@ pub fn terms(pos: &Position) -> [Option<Terms>; 4] {
                 for (n, &k) in t.pieces.iter_mut().zip(&scan.pieces[a.index()]) {
                     *n += i32::from(k);
                 }
-                t.has_necro |= scan.necromobiles[a.index()] > 0;
             }
         }
+        t.has_necro = t.pieces[Role::Necromobile as usize] > 0;
         let enemies = safety::moving_enemies(&control, p);
         let at = chief.index();
         t.attackers = safety::attackers(&cells, at, enemies);

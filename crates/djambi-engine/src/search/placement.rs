@@ -79,7 +79,7 @@ impl PlaceCtx {
                 continue;
             }
             let has_necro = Army::ALL.into_iter().any(|a| {
-                pos.control(a) == Controller::Player(p) && scan.necromobiles[a.index()] > 0
+                pos.control(a) == Controller::Player(p) && scan.has_necromobile(a.index())
             });
             let corpses = chief.neighbours().filter(|n| board[*n].is_corpse()).count() as i8;
             let value = 1 + 2 * corpses + if has_necro { 0 } else { 6 };
