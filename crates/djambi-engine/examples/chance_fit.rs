@@ -16,8 +16,9 @@
 
 use std::num::NonZeroU32;
 
-use djambi_core::{Outcome, Player, Position, Rules};
+use djambi_core::{Player, Position, Rules};
 use djambi_engine::analysis::SHARPNESS;
+use djambi_engine::arena::outcome_scores;
 use djambi_engine::eval::{SHARE_SCALE, WIN_THRESHOLD};
 use djambi_engine::{Engine, EngineConfig, Level, Limits, Rng};
 
@@ -72,13 +73,9 @@ fn play(seed: u64, only: Option<Level>, value_engine: &mut Engine) -> Vec<Sample
             open.push((p, f64::from(v) / f64::from(SHARE_SCALE), pos.alive().len()));
         }
     }
-    let score = |p: Player| match pos.outcome() {
-        Outcome::Winner(w) if w == p => 1.0,
-        Outcome::Draw(d) if d.contains(p) => 1.0 / d.len() as f64,
-        _ => 0.0,
-    };
+    let scores = outcome_scores(pos.outcome());
     open.into_iter()
-        .map(|(p, share, n)| (share, n, score(p)))
+        .map(|(p, share, n): (Player, _, _)| (share, n, scores[p.index()]))
         .collect()
 }
 

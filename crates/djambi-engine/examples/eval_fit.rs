@@ -21,7 +21,8 @@
 use std::io::{BufRead, Write};
 use std::num::NonZeroU32;
 
-use djambi_core::{Army, Outcome, Position, Role, Rules, Turn};
+use djambi_core::{Army, Position, Role, Rules, Turn};
+use djambi_engine::arena::outcome_scores;
 use djambi_engine::eval::{Terms, Weights, terms};
 use djambi_engine::{Engine, EngineConfig, Level, Limits};
 
@@ -58,13 +59,9 @@ fn play(seed: u64, nodes: u64, out: &mut impl Write) {
             seen.push(pos.to_dpn());
         }
     }
-    let outcome = pos.outcome();
-    let score = |a: Army| match outcome {
-        Outcome::Winner(w) if w == a => 1.0,
-        Outcome::Draw(d) if d.contains(a) => 1.0 / d.len() as f64,
-        _ => 0.0,
-    };
-    let scores = Army::ALL.map(|a| format!("{}", score(a))).join(" ");
+    let scores = outcome_scores(pos.outcome())
+        .map(|x| format!("{x}"))
+        .join(" ");
     for dpn in seen {
         writeln!(out, "{dpn}\t{scores}").expect("stdout");
     }

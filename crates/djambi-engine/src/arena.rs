@@ -314,16 +314,24 @@ pub fn play_game(setup: &GameSetup) -> GameResult {
     }
     result.outcome = pos.outcome();
     result.last = pos.to_dpn();
-    match result.outcome {
-        Outcome::Winner(w) => result.scores[w.index()] = 1.0,
+    result.scores = outcome_scores(result.outcome);
+    result
+}
+
+/// Each army's arena score for a game that ended with `outcome`: 1 for the winner, 1/k for each
+/// of k players sharing a draw, 0 otherwise (every army 0 while the game is open).
+pub fn outcome_scores(outcome: Outcome) -> [f64; 4] {
+    let mut scores = [0.0; 4];
+    match outcome {
+        Outcome::Winner(w) => scores[w.index()] = 1.0,
         Outcome::Draw(d) => {
             for p in d.iter() {
-                result.scores[p.index()] = 1.0 / d.len() as f64;
+                scores[p.index()] = 1.0 / d.len() as f64;
             }
         }
         Outcome::Ongoing => {}
     }
-    result
+    scores
 }
 
 /// The seats of game `game` of a match: `tested` in seat `game % 4`, `other` elsewhere, so
