@@ -1,5 +1,7 @@
 //! `djambi-server`: configuration → tracing → store → migrations → serve.
 
+use std::time::Duration;
+
 use clap::Parser;
 use djambi_server::{AppState, Config, LogFormat, serve};
 use tracing_subscriber::EnvFilter;
@@ -12,6 +14,17 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let config = Config::parse();
+    if config.healthcheck {
+        // The container's healthcheck: no logs, no database, one request.
+        let target = djambi_server::net::probe::local_target(config.bind);
+        return match djambi_server::net::probe::ready(target, Duration::from_secs(3)) {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("djambi-server --healthcheck: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
     init_tracing(&config);
     if let Err(why) = config.check() {
         tracing::error!("{why}");
@@ -19,7 +32,7 @@ async fn main() -> std::process::ExitCode {
         return std::process::ExitCode::from(2);
     }
     let bind = config.bind;
-    let lan = config.lan_url();
+    let reachable = config.reachable().announcement(&config);
     let state = match AppState::new(config).await {
         Ok(state) => state,
         Err(e) => {
@@ -35,9 +48,7 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    if let Some(lan) = lan {
-        tracing::info!("friends on your local network can open {lan}");
-    }
+    tracing::info!("{reachable}");
     match serve(listener, state, shutdown_signal()).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

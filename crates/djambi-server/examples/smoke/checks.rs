@@ -21,7 +21,7 @@ pub(crate) async fn db_failure(
     marker: &str,
 ) -> Res<()> {
     let errors_before = db_errors(url).await?;
-    let turn = position.choose(state.v)?;
+    let turn = crate::seats::next_turn(clients, position, state).await?;
     let ack = state.ack();
     let mover = clients
         .get_mut(&position.to_move)

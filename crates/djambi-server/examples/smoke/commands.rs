@@ -9,7 +9,7 @@ use serde_json::json;
 use crate::checks::{check_metrics, db_failure};
 use crate::http::{authority, http_json};
 use crate::seats::{join_all, play_turn};
-use crate::signal::signal_mid_turn;
+use crate::signal::{Trigger, signal_mid_turn};
 use crate::state::{GameState, snapshot_turns};
 use crate::ws::Client;
 use crate::{PlayArgs, Res, SEATS, VerifyArgs};
@@ -65,7 +65,7 @@ pub(crate) async fn play(args: PlayArgs) -> Res<()> {
     let (mut clients, mut position) = join_all(&args.url, &state).await?;
     let mut rejected = false;
     if args.new {
-        let turn = position.choose(state.v)?;
+        let turn = crate::seats::next_turn(&mut clients, &position, &mut state).await?;
         let (wrong, _) = SEATS
             .iter()
             .find(|(seat, _)| *seat != position.to_move)
@@ -100,7 +100,11 @@ pub(crate) async fn play(args: PlayArgs) -> Res<()> {
         check_metrics(&args.url, args.turns, rejected, out).await?;
     }
     if let Some(signal) = &args.signal {
-        let pid = args.pid.ok_or("--signal needs --pid")?;
+        let trigger = match (args.pid, &args.signal_cmd) {
+            (Some(pid), None) => Trigger::Pid(pid),
+            (None, Some(command)) => Trigger::Command(command.clone()),
+            _ => return Err("--signal needs --pid or --signal-cmd".into()),
+        };
         let close_wait = Duration::from_secs(args.close_wait_secs);
         let result = signal_mid_turn(
             &args.url,
@@ -108,7 +112,7 @@ pub(crate) async fn play(args: PlayArgs) -> Res<()> {
             &position,
             &mut state,
             signal,
-            pid,
+            &trigger,
             close_wait,
         )
         .await;
@@ -130,9 +134,20 @@ pub(crate) async fn play(args: PlayArgs) -> Res<()> {
 }
 
 pub(crate) async fn verify(args: VerifyArgs) -> Res<()> {
-    let mut state = GameState::load(&args.state)?;
+    verify_game(&args.url, &args.state, args.allow_unacked).await
+}
+
+/// Checks the server has the game of the state file as its clients saw it, with at most
+/// `allow_unacked` turns more (the move in flight when the server died); every seat's token
+/// still works, and a reconnecting player can resume from its version.
+pub(crate) async fn verify_game(
+    url: &str,
+    state_path: &std::path::Path,
+    allow_unacked: usize,
+) -> Res<()> {
+    let mut state = GameState::load(state_path)?;
     let game = state.game.clone();
-    let public = http_json(&args.url, "GET", &format!("/api/games/{game}"), None, 200).await?;
+    let public = http_json(url, "GET", &format!("/api/games/{game}"), None, 200).await?;
     let server_turns = snapshot_turns(&public)?;
     let seen = state.turns.len();
     ensure!(
@@ -143,7 +158,7 @@ pub(crate) async fn verify(args: VerifyArgs) -> Res<()> {
     );
     let extra = &server_turns[seen..];
     ensure!(
-        extra.len() <= args.allow_unacked,
+        extra.len() <= allow_unacked,
         "the server has {} turns nobody saw: {extra:?}",
         extra.len()
     );
@@ -175,17 +190,17 @@ pub(crate) async fn verify(args: VerifyArgs) -> Res<()> {
         }
     }
     state.in_flight = None;
-    let live = http_json(&args.url, "GET", "/api/games?status=live", None, 200).await?;
+    let live = http_json(url, "GET", "/api/games?status=live", None, 200).await?;
     let listed = live["games"]
         .as_array()
         .is_some_and(|games| games.iter().any(|g| g["id"] == game.as_str()));
     ensure!(listed, "the game is not listed as live: {live}");
     // Every seat's token still works, and a reconnecting player can resume from its version.
-    let (clients, _) = join_all(&args.url, &state).await?;
+    let (clients, _) = join_all(url, &state).await?;
     for (_, mut client) in clients {
         let _ = client.stream.close(None).await;
     }
-    let mut client = Client::connect(&args.url, &game, "r").await?;
+    let mut client = Client::connect(url, &game, "r").await?;
     let answer = client
         .hello(Some(&state.tokens["r"]), Some(state.v))
         .await?;
@@ -195,7 +210,7 @@ pub(crate) async fn verify(args: VerifyArgs) -> Res<()> {
         state.v
     );
     let _ = client.stream.close(None).await;
-    state.save(&args.state)?;
+    state.save(state_path)?;
     println!(
         "game {game} intact: v {}, {} turns, same position, every seat token accepted, listed live",
         state.v,

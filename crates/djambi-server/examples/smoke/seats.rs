@@ -50,6 +50,20 @@ pub(crate) async fn join_all(
     Ok((clients, position.expect("four seats")))
 }
 
+/// The turn the player to move plays next: a quiet one of the `legal` message the server sent
+/// its socket for the current version.
+pub(crate) async fn next_turn(
+    clients: &mut BTreeMap<String, Client>,
+    position: &Position,
+    state: &mut GameState,
+) -> Res<String> {
+    let mover = clients
+        .get_mut(&position.to_move)
+        .ok_or_else(|| format!("nobody plays {}", position.to_move))?;
+    let legal = mover.legal_at(state.v, state).await?;
+    position.choose(state.v, &legal)
+}
+
 /// Plays one turn: sends it from the player to move, reads to its ack, and brings every other
 /// connection up to the same version. Returns the position after it.
 pub(crate) async fn play_turn(
@@ -57,7 +71,7 @@ pub(crate) async fn play_turn(
     position: &Position,
     state: &mut GameState,
 ) -> Res<Position> {
-    let turn = position.choose(state.v)?;
+    let turn = next_turn(clients, position, state).await?;
     let ack = state.ack();
     let mover = clients
         .get_mut(&position.to_move)

@@ -21,6 +21,76 @@ struct Ending {
     refused: Option<Value>,
 }
 
+/// How the server is signalled.
+pub(crate) enum Trigger {
+    /// `kill -s SIGNAL PID`: a server process on this machine.
+    Pid(u32),
+    /// A shell command run in the background that signals it, e.g. `docker compose restart
+    /// server` or `docker compose kill -s SIGKILL server`; it must succeed within two minutes.
+    Command(String),
+}
+
+impl Trigger {
+    /// Starts the signal: `kill` is done when this returns; a command may still run.
+    fn pull(&self, signal: &str) -> Res<Option<std::process::Child>> {
+        match self {
+            Trigger::Pid(pid) => {
+                let status = std::process::Command::new("kill")
+                    .args(["-s", signal, &pid.to_string()])
+                    .status()
+                    .map_err(|e| format!("kill: {e}"))?;
+                ensure!(status.success(), "kill -s {signal} {pid} failed");
+                Ok(None)
+            }
+            Trigger::Command(command) => std::process::Command::new("sh")
+                .args(["-c", command])
+                .spawn()
+                .map(Some)
+                .map_err(|e| format!("{command}: {e}")),
+        }
+    }
+
+    fn describe(&self, signal: &str) -> String {
+        match self {
+            Trigger::Pid(pid) => format!("SIG{signal} to {pid}"),
+            Trigger::Command(command) => format!("`{command}` (SIG{signal})"),
+        }
+    }
+}
+
+/// Waits for the trigger's command (if any) to end, successfully, within two minutes.
+pub(crate) async fn finish(child: Option<std::process::Child>, trigger: &Trigger) -> Res<()> {
+    let Some(mut child) = child else {
+        return Ok(());
+    };
+    let started = Instant::now();
+    loop {
+        match child.try_wait().map_err(|e| e.to_string())? {
+            Some(status) => {
+                ensure!(
+                    status.success(),
+                    "{} failed: {status}",
+                    trigger.describe("")
+                );
+                println!(
+                    "{} done in {} ms",
+                    trigger.describe("").replace(" (SIG)", ""),
+                    started.elapsed().as_millis()
+                );
+                return Ok(());
+            }
+            None if started.elapsed() > Duration::from_secs(120) => {
+                let _ = child.kill();
+                return Err(format!(
+                    "{} still running after 120 s",
+                    trigger.describe("")
+                ));
+            }
+            None => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}
+
 /// Sends one more turn, signals the server at once, and reads every socket to its end.
 pub(crate) async fn signal_mid_turn(
     url: &str,
@@ -28,22 +98,21 @@ pub(crate) async fn signal_mid_turn(
     position: &Position,
     state: &mut GameState,
     signal: &str,
-    pid: u32,
+    trigger: &Trigger,
     close_wait: Duration,
 ) -> Res<()> {
-    let turn = position.choose(state.v)?;
+    let turn = crate::seats::next_turn(clients, position, state).await?;
     let mover_name = position.to_move.clone();
     let ack = state.ack();
     let mover = clients.get_mut(&mover_name).ok_or("nobody to move")?;
     mover
         .send(&json!({"type": "move", "ack": ack, "turn": turn}))
         .await?;
-    let status = std::process::Command::new("kill")
-        .args(["-s", signal, &pid.to_string()])
-        .status()
-        .map_err(|e| format!("kill: {e}"))?;
-    ensure!(status.success(), "kill -s {signal} {pid} failed");
-    println!("sent {turn} for {mover_name} (ack {ack}) and SIG{signal} to {pid}");
+    let child = trigger.pull(signal)?;
+    println!(
+        "sent {turn} for {mover_name} (ack {ack}) and {}",
+        trigger.describe(signal)
+    );
     let signalled = Instant::now();
     let deadline = signalled + close_wait;
     let mut endings = BTreeMap::new();
@@ -65,7 +134,9 @@ pub(crate) async fn signal_mid_turn(
                     }
                     if message["type"] == "restarting" {
                         ending.restarting = message["message"].as_str().map(str::to_string);
-                        if accepting_while_closing.is_none() {
+                        // Only for a process here: a container engine's port forwarder may
+                        // accept a connection on the published port whatever the server does.
+                        if accepting_while_closing.is_none() && matches!(trigger, Trigger::Pid(_)) {
                             let connect = TcpStream::connect(authority(url)?);
                             let accepted =
                                 matches!(tokio::time::timeout(WAIT, connect).await, Ok(Ok(_)));
@@ -107,6 +178,7 @@ pub(crate) async fn signal_mid_turn(
         "every socket ended {} ms after the signal",
         signalled.elapsed().as_millis()
     );
+    finish(child, trigger).await?;
     let mover = &endings[&mover_name];
     if mover.acked.is_some() {
         state.acked += 1;

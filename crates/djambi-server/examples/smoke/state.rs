@@ -81,42 +81,31 @@ impl GameState {
     }
 }
 
-/// What a player needs to choose a turn: who is to move, and the legal turns. Protocol 2
-/// sends the legal turns only to the seat to move, in their own message; the smoke test reads
-/// them from the position itself (the game uses the default rules), so any of its sockets can
-/// choose for whoever is to move.
+/// Where the game stands for choosing a turn: who is to move, and the result if it is over.
+/// The turns themselves come from the `legal` message the server sends the seat to move
+/// ([`crate::ws::Client::legal_at`]).
 #[derive(Clone, Debug)]
 pub(crate) struct Position {
     pub(crate) to_move: String,
-    pub(crate) legal: Vec<String>,
     pub(crate) result: Value,
 }
 
 impl Position {
     pub(crate) fn from_state(state: &Value) -> Position {
-        let legal = state["dpn"]
-            .as_str()
-            .and_then(|dpn| {
-                djambi_core::Position::from_dpn(dpn, djambi_core::Rules::default()).ok()
-            })
-            .map(|pos| pos.legal_turns().iter().map(|t| t.to_string()).collect())
-            .unwrap_or_default();
         Position {
             to_move: state["to_move"].as_str().unwrap_or("").to_string(),
-            legal,
             result: state.get("result").cloned().unwrap_or(Value::Null),
         }
     }
 
-    /// A quiet legal turn (no kill, no choice) when there is one, picked by `v`.
-    pub(crate) fn choose(&self, v: u64) -> Res<String> {
+    /// A quiet turn of `legal` (no kill, no choice) when there is one, picked by `v`.
+    pub(crate) fn choose(&self, v: u64, legal: &[String]) -> Res<String> {
         ensure!(self.result.is_null(), "the game is over: {}", self.result);
-        let quiet: Vec<&String> = self
-            .legal
+        let quiet: Vec<&String> = legal
             .iter()
             .filter(|t| !t.contains(['x', '>', '@']))
             .collect();
-        let all: Vec<&String> = self.legal.iter().collect();
+        let all: Vec<&String> = legal.iter().collect();
         let pool = if quiet.is_empty() { &all } else { &quiet };
         ensure!(!pool.is_empty(), "{} has no legal turn", self.to_move);
         Ok(pool[(v as usize * 7 + 3) % pool.len()].clone())

@@ -27,19 +27,41 @@ pub(crate) struct Client {
     /// `r`, `b`, `y`, `g` or `spectator`.
     pub(crate) name: String,
     pub(crate) stream: Stream,
+    /// The last `legal` message this seat was sent: its version and the turns it lists.
+    pub(crate) legal: Option<(u64, Vec<String>)>,
+    /// The versions of every event this connection (and the ones it replaced) received, and
+    /// the snapshots that stood in for events it missed.
+    pub(crate) seen: Seen,
+    /// The last version this connection (or one it replaced) received.
+    pub(crate) v: u64,
+}
+
+/// What one client saw of the game's events, over its reconnections.
+#[derive(Debug, Default)]
+pub(crate) struct Seen {
+    /// Versions received as events (live or resent after a `resume`).
+    pub(crate) events: Vec<u64>,
+    /// Versions of the snapshots received after the first (a resync instead of events).
+    pub(crate) resyncs: Vec<u64>,
 }
 
 impl Client {
     pub(crate) async fn connect(url: &str, game: &str, name: &str) -> Res<Client> {
-        let ws_url = format!("ws://{}/ws/games/{game}", authority(url)?);
-        let (stream, _) = tokio::time::timeout(WAIT, tokio_tungstenite::connect_async(ws_url))
-            .await
-            .map_err(|_| format!("{name}: no WebSocket in {WAIT:?}"))?
-            .map_err(|e| format!("{name}: WebSocket: {e}"))?;
         Ok(Client {
             name: name.to_string(),
-            stream,
+            stream: open(url, game, name).await?,
+            legal: None,
+            seen: Seen::default(),
+            v: 0,
         })
+    }
+
+    /// A new connection in place of this one (as the browser does after a close): the
+    /// messages it had not read are gone.
+    pub(crate) async fn reconnect(&mut self, url: &str, game: &str) -> Res<()> {
+        self.stream = open(url, game, &self.name).await?;
+        self.legal = None;
+        Ok(())
     }
 
     pub(crate) async fn send(&mut self, message: &Value) -> Res<()> {
@@ -56,8 +78,9 @@ impl Client {
             };
             match next {
                 Some(Ok(Message::Text(text))) => {
-                    let value = serde_json::from_str(text.as_str())
+                    let value: Value = serde_json::from_str(text.as_str())
                         .map_err(|e| format!("{}: not JSON: {e}: {text}", self.name))?;
+                    self.note(&value);
                     return Ok(Incoming::Message(value));
                 }
                 Some(Ok(Message::Close(frame))) => {
@@ -68,6 +91,44 @@ impl Client {
                 Some(Ok(_)) => continue,
                 Some(Err(_)) | None => return Ok(Incoming::Closed(None)),
             }
+        }
+    }
+
+    /// Keeps what a message says about the game: the legal turns, the versions seen.
+    fn note(&mut self, message: &Value) {
+        let v = message["v"].as_u64();
+        match message["type"].as_str() {
+            Some("legal") => {
+                let turns = djambi_server::protocol::expand_legal(&message["turns"]);
+                self.legal = v.map(|v| (v, turns));
+            }
+            Some("event") => {
+                self.seen.events.extend(v);
+                self.v = self.v.max(v.unwrap_or(0));
+            }
+            Some("snapshot") => {
+                if let Some(v) = v
+                    && self.v > 0
+                {
+                    self.seen.resyncs.push(v);
+                }
+                self.v = v.unwrap_or(self.v);
+            }
+            _ => {}
+        }
+    }
+
+    /// The turns this seat may play at version `v`, from the `legal` message the server sends
+    /// the seat to move (read up to it; every message goes through `state.see`).
+    pub(crate) async fn legal_at(&mut self, v: u64, state: &mut GameState) -> Res<Vec<String>> {
+        loop {
+            if let Some((at, turns)) = &self.legal
+                && *at == v
+            {
+                return Ok(turns.clone());
+            }
+            let message = self.recv().await?;
+            state.see(&message);
         }
     }
 
@@ -112,4 +173,14 @@ impl Client {
         }
         Ok(())
     }
+}
+
+/// A WebSocket to the game's socket path.
+async fn open(url: &str, game: &str, name: &str) -> Res<Stream> {
+    let ws_url = format!("ws://{}/ws/games/{game}", authority(url)?);
+    let (stream, _) = tokio::time::timeout(WAIT, tokio_tungstenite::connect_async(ws_url))
+        .await
+        .map_err(|_| format!("{name}: no WebSocket in {WAIT:?}"))?
+        .map_err(|e| format!("{name}: WebSocket: {e}"))?;
+    Ok(stream)
 }

@@ -7,9 +7,11 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
+mod address;
 mod parts;
 mod push;
 
+pub use address::Reachable;
 pub use parts::{
     AnalysisFlags, BotFlags, BudgetFlags, ClusterFlags, GameFlags, NetFlags, SocketFlags,
     StoreFlags,
@@ -42,6 +44,22 @@ pub struct Config {
     /// Log filter (tracing `EnvFilter` syntax, e.g. `info,djambi_server=debug`).
     #[arg(long, env = "RUST_LOG", default_value = "info")]
     pub log: String,
+
+    /// The server runs in a container (the image sets it; also detected from `/.dockerenv` and
+    /// `/run/.containerenv`): it then never guesses a network address for the links it logs,
+    /// since the container's own address is not one that players can open.
+    #[arg(
+        long,
+        env = "DJAMBI_IN_CONTAINER",
+        action = clap::ArgAction::SetTrue,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub in_container: bool,
+
+    /// Instead of serving: asks the server listening on `--bind` (on this machine) for
+    /// `/readyz` and exits 0 when it answers 200, 1 otherwise (the container's healthcheck).
+    #[arg(long)]
+    pub healthcheck: bool,
 
     /// Seconds to wait for in-flight work when shutting down.
     #[arg(long, env = "DJAMBI_SHUTDOWN_SECS", default_value_t = 10)]
@@ -166,21 +184,6 @@ impl Config {
             ));
         }
         Ok(())
-    }
-
-    /// The address friends on the local network would use, when the server listens on every
-    /// interface (`--bind 0.0.0.0:…`): this machine's address on its default route, found
-    /// without sending anything.
-    pub fn lan_url(&self) -> Option<String> {
-        if !self.bind.ip().is_unspecified() {
-            return None;
-        }
-        let probe = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
-        // Connecting a UDP socket sends nothing; it only picks the outgoing interface.
-        probe.connect("192.0.2.1:9").ok()?;
-        let ip = probe.local_addr().ok()?.ip();
-        (!ip.is_loopback() && !ip.is_unspecified())
-            .then(|| format!("http://{ip}:{}", self.bind.port()))
     }
 
     /// Makes every per-address limit as large as it goes: for load generators and tests that

@@ -1,12 +1,13 @@
 //! The network edge: accepting connections under caps and timeouts ([`listener`],
 //! [`conns`]), knowing who a request comes from ([`client_ip`]: the peer, or the client behind
-//! a trusted reverse proxy), and the per-address budgets that keep one client from taking what
-//! belongs to everyone ([`budget`]).
+//! a trusted reverse proxy), the per-address budgets that keep one client from taking what
+//! belongs to everyone ([`budget`]), and the container's healthcheck client ([`probe`]).
 
 pub mod budget;
 pub mod client_ip;
 pub mod conns;
 pub mod listener;
+pub mod probe;
 
 use std::convert::Infallible;
 use std::net::{IpAddr, Ipv4Addr};
