@@ -204,6 +204,7 @@ impl From<AnalysisError> for AppError {
         match e {
             AnalysisError::NoGame(id) => AppError::no_game(id),
             AnalysisError::NotFinished(_) => AppError::NotFinished(e.to_string()),
+            AnalysisError::YourShare(wait) => AppError::rate_limited(&e.to_string(), wait),
             AnalysisError::Busy(retry_after) => AppError::Busy {
                 message: e.to_string(),
                 retry_after,

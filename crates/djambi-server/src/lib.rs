@@ -146,7 +146,7 @@ impl AppState {
             config.games.limits(),
             config.games.caps(),
             config.base_url(),
-            BotPool::new(config.bots.threads(), config.bots.hash_bytes()),
+            BotPool::new(config.bots.pool()),
             site.clone(),
         )
         .with_alerts(push.alerts());

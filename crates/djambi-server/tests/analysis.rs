@@ -277,6 +277,7 @@ async fn a_full_queue_is_refused_as_busy_with_when_to_retry() {
         // A slow analysis (seconds), so the first is still on its way when the second comes.
         c.analysis.analysis_movetime_ms = 500;
         c.analysis.analysis_queue = 1;
+        c.net.trusted_proxy = djambi_server::net::TrustedProxies::parse("127.0.0.1").unwrap();
     })
     .await;
     let addr = server.addr;
@@ -284,8 +285,15 @@ async fn a_full_queue_is_refused_as_busy_with_when_to_retry() {
     let second = finished_game(addr).await;
     let (status, body) = get_json(addr, &format!("/api/games/{first}/analysis")).await;
     assert_eq!(status, 202, "{body}");
-    let (status, head, body) =
-        http_full(addr, "GET", &format!("/api/games/{second}/analysis"), None).await;
+    // Another address (its own share is free: the queue itself is full).
+    let (status, head, body) = http_with(
+        addr,
+        "GET",
+        &format!("/api/games/{second}/analysis"),
+        None,
+        "X-Forwarded-For: 203.0.113.9\r\n",
+    )
+    .await;
     assert_api_error(
         status,
         &serde_json::from_str(&body).unwrap(),

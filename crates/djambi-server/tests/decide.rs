@@ -395,3 +395,39 @@ fn a_takeback_is_asked_once_per_turn_and_never_for_a_bots_turn() {
     assert_eq!(s.position().to_move(), Some(Yellow));
     assert!(decide(&s, Role::Player(Blue), &Action::Takeback, &t).is_ok());
 }
+
+#[test]
+fn a_draw_is_offered_once_per_player_per_turn() {
+    let mut s = four();
+    let t = all_here();
+    let offer = decide(&s, Role::Player(Red), &Action::OfferDraw, &t).unwrap();
+    s.apply(&offer, 0).unwrap();
+    s.apply(&EventKind::DrawDeclined(Blue), 0).unwrap();
+    let again = decide(&s, Role::Player(Red), &Action::OfferDraw, &t).unwrap_err();
+    assert_eq!(again.code, ErrorCode::RateLimited);
+    assert!(
+        again.message.contains("one offer per turn"),
+        "{}",
+        again.message
+    );
+    // Another player may offer; after the next turn Red may again.
+    assert!(decide(&s, Role::Player(Yellow), &Action::OfferDraw, &t).is_ok());
+    s.apply(&first_turn(&s), 0).unwrap();
+    assert!(decide(&s, Role::Player(Red), &Action::OfferDraw, &t).is_ok());
+}
+
+#[test]
+fn a_timeout_with_no_room_for_a_bot_resigns_the_player() {
+    let mut s = four();
+    s.settings.on_timeout = djambi_server::table::OnTimeout::Bot;
+    let with_bot = djambi_server::table::timeout(&s, Red, true);
+    assert!(
+        matches!(with_bot[1], EventKind::SeatToBot { player: Red, .. }),
+        "{with_bot:?}"
+    );
+    let without = djambi_server::table::timeout(&s, Red, false);
+    assert_eq!(
+        without,
+        vec![EventKind::Timeout(Red), EventKind::Resign(Red)]
+    );
+}

@@ -153,6 +153,7 @@ async fn nothing_a_stale_socket_sends_acts_for_the_seat() {
         name: "Blue".into(),
         token: Some(TokenHash::of(&invites[1])),
         spectator_room: false,
+        address: None,
     };
     for action in [
         Action::Chat("hi".into()),

@@ -31,11 +31,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "clock", "token", "metrics", "net", "table", "protocol", "store",
         ],
     ),
-    ("analysis", &["clock", "table", "protocol", "store", "game"]),
+    (
+        "analysis",
+        &["clock", "net", "table", "protocol", "store", "game"],
+    ),
     (
         "cluster",
         &[
-            "clock", "token", "metrics", "table", "protocol", "store", "game",
+            "clock", "token", "metrics", "net", "table", "protocol", "store", "game",
         ],
     ),
     (

@@ -491,3 +491,84 @@ async fn a_new_invite_or_a_claim_forgets_the_former_holders_browsers() {
     assert!(counts(&server, &id).await.is_empty());
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_stalled_endpoint_delays_only_its_own_pushes_and_is_dropped() {
+    let db = TestDb::sqlite();
+    let w = World::new(&db, |c| c.push.push_timeout_secs = 2).await;
+    let World {
+        server,
+        addr,
+        mut service,
+        id,
+        tokens,
+        ..
+    } = w;
+    // An endpoint that accepts connections and never answers.
+    let stall = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let stalled = stall.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = stall.accept().await {
+            held.push(socket);
+        }
+    });
+    // Red: five browsers behind it (the seat's cap); blue: one healthy browser.
+    for i in 0..5 {
+        let browser = service.browser(&format!("stalled{i}"));
+        let mut sub = browser.subscription(&service);
+        sub["endpoint"] = json!(format!("http://{stalled}/push/stalled{i}"));
+        let (status, body) = subscribe(addr, &id, &tokens[0], &sub, "en").await;
+        assert_eq!(status, 201, "{body}");
+    }
+    let blue = service.browser("blue");
+    let (status, body) = subscribe(addr, &id, &tokens[1], &blue.subscription(&service), "en").await;
+    assert_eq!(status, 201, "{body}");
+    // Red is alerted five times (25 pushes to the stalled endpoint), then blue once.
+    use djambi_server::game::Alert;
+    let alerts = server.state.push.alerts();
+    let game = uuid::Uuid::parse_str(&id).unwrap();
+    let alert = |seat| Alert {
+        game,
+        seat,
+        notice: djambi_server::table::Notice::YourTurn,
+    };
+    for _ in 0..5 {
+        alerts.alert(alert(djambi_core::Player::Red));
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let sent = std::time::Instant::now();
+    alerts.alert(alert(djambi_core::Player::Blue));
+    let push = service
+        .next(Duration::from_secs(5))
+        .await
+        .expect("blue is told");
+    let waited = sent.elapsed();
+    assert_eq!(push.browser, "blue");
+    assert!(waited < Duration::from_secs(1), "blue waited {waited:?}");
+    // The stalled endpoints time out, three times in a row each: their subscriptions go.
+    let since = std::time::Instant::now();
+    while counts(&server, &id)
+        .await
+        .iter()
+        .any(|(p, n)| *p == djambi_core::Player::Red && *n > 0)
+    {
+        assert!(
+            since.elapsed() < Duration::from_secs(30),
+            "{:?}",
+            counts(&server, &id).await
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let metrics = &server.state.metrics;
+    println!(
+        "push: 5 alerts to a seat of 5 stalled endpoints, then one to a healthy one: delivered in \
+         {} ms; the stalled subscriptions deleted after {:.1} s; sent {}, failed {}, dropped {}",
+        waited.as_millis(),
+        since.elapsed().as_secs_f64(),
+        metrics.pushes("sent"),
+        metrics.pushes("failed"),
+        metrics.pushes("dropped")
+    );
+    server.stop().await;
+}

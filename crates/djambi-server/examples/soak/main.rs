@@ -1,4 +1,5 @@
-//! Soak: replays the attacks of the hardening issue against a running server and prints what
+//! Soak: replays the attacks of the hardening issues (and the budget attacks of issue 43: hints,
+//! imports, reads, from many addresses) against a running server and prints what
 //! held, with what each attack cost four honest players playing meanwhile (their move → ack
 //! latency). A self-hoster runs it on the server's machine against the server's local port:
 //!
@@ -13,6 +14,7 @@
 //! Exit status 0 when everything held.
 
 mod attacks;
+mod budgets;
 mod client;
 mod players;
 
@@ -126,6 +128,17 @@ async fn main() -> std::process::ExitCode {
     all_held &= run(
         "game creation flood",
         attacks::creation_flood(attacker("198.51.100.7"), args.creations).await,
+    )
+    .await;
+    let honest = attacker("203.0.113.50");
+    all_held &= run(
+        "hint flood from 100 addresses",
+        budgets::hint_flood(attacker("198.18.0.1"), honest, 100, 10).await,
+    )
+    .await;
+    all_held &= run(
+        "import and read floods",
+        budgets::import_and_read_flood(attacker("198.18.0.1"), honest, 10, 120).await,
     )
     .await;
 

@@ -25,7 +25,8 @@ use tokio::sync::Semaphore;
 use uuid::Uuid;
 
 use crate::clock::now_ms;
-use crate::game::bots::BotPool;
+use crate::game::bots::{BotPool, Charge};
+use crate::net::IpKey;
 use crate::protocol::analysis::{AnalysisProgress, AnalysisStatus};
 use crate::store::{Store, StoreError, StoredAnalysis, StoredGame};
 use crate::table::GameStatus;
@@ -42,6 +43,8 @@ pub struct AnalysisSettings {
     pub nodes: Option<u64>,
     /// Most analyses waiting or running at once on this node.
     pub queue: usize,
+    /// Most turns of analyses waiting or running at once on this node.
+    pub queue_turns: u32,
     /// Most analyses running at once.
     pub concurrent: usize,
 }
@@ -58,6 +61,9 @@ pub enum AnalysisError {
     /// As many analyses wait as allowed; ask again after this long.
     #[error("the server is busy with other analyses; try again later")]
     Busy(Duration),
+    /// This address has its share of the queue already; ask again after this long.
+    #[error("analyses you asked for are still waiting; ask again once they are done")]
+    YourShare(Duration),
     /// The database failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -75,6 +81,10 @@ pub enum Status {
 /// An analysis waiting or running on this node.
 #[derive(Default)]
 struct Job {
+    /// Who asked (its share of the queue).
+    payer: Option<IpKey>,
+    /// Its game's turns (what it costs the queue).
+    cost: u32,
     /// Whether it runs (else it waits for a slot).
     running: AtomicBool,
     /// Turns judged.
@@ -134,13 +144,19 @@ impl Analyses {
 
     /// Starts analysing game `id`, which must be finished; if it is already on its way, its
     /// progress.
-    pub async fn start(self: &Arc<Self>, id: Uuid) -> Result<Status, AnalysisError> {
-        let stored = self
+    ///
+    /// An analysis costs the queue its game's turns, read from the game's row alone: a start
+    /// the queue refuses (full, or the address's share taken) loads nothing.
+    pub async fn start(
+        self: &Arc<Self>,
+        id: Uuid,
+        requester: Option<IpKey>,
+    ) -> Result<Status, AnalysisError> {
+        let (status, turns) = self
             .store
-            .load_game(id, 0)
+            .game_size(id)
             .await?
             .ok_or(AnalysisError::NoGame(id))?;
-        let status = stored.row.summary.status;
         if status != GameStatus::Finished {
             return Err(AnalysisError::NotFinished(status));
         }
@@ -149,12 +165,24 @@ impl Analyses {
             if let Some(job) = jobs.get(&id) {
                 return Ok(Status::InProgress(progress(id, job)));
             }
-            if jobs.len() >= self.settings.queue.max(1) {
-                return Err(AnalysisError::Busy(BUSY_RETRY));
-            }
-            let job = Arc::new(Job::default());
+            self.admit(&jobs, requester, turns)?;
+            let job = Arc::new(Job {
+                payer: requester,
+                cost: turns,
+                ..Job::default()
+            });
             jobs.insert(id, job.clone());
             job
+        };
+        let stored = match self.store.load_game(id, 0).await {
+            Ok(Some(stored)) => stored,
+            outcome => {
+                self.jobs.lock().expect("analyses lock").remove(&id);
+                return match outcome {
+                    Err(e) => Err(e.into()),
+                    _ => Err(AnalysisError::NoGame(id)),
+                };
+            }
         };
         let progress = progress(id, &job);
         let guard = JobGuard {
@@ -162,12 +190,42 @@ impl Analyses {
             id,
         };
         tokio::spawn(async move {
-            if let Err(e) = guard.analyses.compute(id, stored, &job).await {
+            let charge = Charge::new(requester, Some(id));
+            if let Err(e) = guard.analyses.compute(id, stored, &job, charge).await {
                 tracing::warn!(game = %id, error = %e, "the analysis failed");
             }
             drop(guard);
         });
         Ok(Status::InProgress(progress))
+    }
+
+    /// Whether an analysis of `turns` turns asked for by `payer` fits the queue: at most
+    /// [`AnalysisSettings::queue`] analyses and [`AnalysisSettings::queue_turns`] turns in all,
+    /// and a quarter of each per address (an address with nothing queued always fits an
+    /// empty queue: a long game can be analysed).
+    fn admit(
+        &self,
+        jobs: &HashMap<Uuid, Arc<Job>>,
+        payer: Option<IpKey>,
+        turns: u32,
+    ) -> Result<(), AnalysisError> {
+        let queue = self.settings.queue.max(1);
+        let queue_turns = u64::from(self.settings.queue_turns.max(1));
+        let total: u64 = jobs.values().map(|j| u64::from(j.cost)).sum();
+        if payer.is_some() {
+            let mine: Vec<&Arc<Job>> = jobs.values().filter(|j| j.payer == payer).collect();
+            let my_turns: u64 = mine.iter().map(|j| u64::from(j.cost)).sum();
+            if !mine.is_empty()
+                && (mine.len() + 1 > (queue / 4).max(1)
+                    || my_turns + u64::from(turns) > (queue_turns / 4).max(1))
+            {
+                return Err(AnalysisError::YourShare(BUSY_RETRY));
+            }
+        }
+        if jobs.len() >= queue || (!jobs.is_empty() && total + u64::from(turns) > queue_turns) {
+            return Err(AnalysisError::Busy(BUSY_RETRY));
+        }
+        Ok(())
     }
 
     /// How many analyses this node computed and stored since it started.
@@ -181,7 +239,13 @@ impl Analyses {
     }
 
     /// Computes and stores game `id`'s analysis, when a slot is free.
-    async fn compute(&self, id: Uuid, stored: StoredGame, job: &Job) -> Result<(), AnalysisError> {
+    async fn compute(
+        &self,
+        id: Uuid,
+        stored: StoredGame,
+        job: &Job,
+        charge: Charge,
+    ) -> Result<(), AnalysisError> {
         let Ok(_slot) = self.slots.clone().acquire_owned().await else {
             return Ok(());
         };
@@ -195,7 +259,8 @@ impl Analyses {
             .map_err(|e| StoreError::Corrupt(format!("game {id}: {e}")))?;
         job.total.store(state.turn_count(), Ordering::Relaxed);
         job.running.store(true, Ordering::Relaxed);
-        let Some(view) = run::analyse(&self.bots, &state, &self.settings, &job.done).await else {
+        let Some(view) = run::analyse(&self.bots, &state, &self.settings, &job.done, charge).await
+        else {
             // The bot pool stopped: the server is shutting down.
             return Ok(());
         };

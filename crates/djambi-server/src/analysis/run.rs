@@ -10,7 +10,7 @@ use djambi_engine::analysis::{searched_chances, static_chances};
 use djambi_engine::{Limits, analyse_turn};
 
 use super::AnalysisSettings;
-use crate::game::bots::BotPool;
+use crate::game::bots::{BotPool, Charge};
 use crate::protocol::analysis::{AnalysisStatus, AnalysisView, Chances, TurnVerdict};
 use crate::table::GameState;
 
@@ -39,11 +39,14 @@ pub(super) async fn analyse(
     state: &GameState,
     settings: &AnalysisSettings,
     done: &AtomicU32,
+    charge: Charge,
 ) -> Option<AnalysisView> {
     let (movetime, nodes) = match settings.nodes {
         Some(n) => (None, Some(n)),
         None => (Some(settings.movetime), None),
     };
+    // A turn is judged by two searches and one per other living player: about three.
+    let estimate = settings.movetime * 3;
     let positions = state.game.positions();
     // The turns that stand, each with its place among the game's events (resignations and
     // draws are events, not turns) and so the position before it.
@@ -62,7 +65,7 @@ pub(super) async fn analyse(
             let turn = standing.turn;
             let v = standing.v;
             let outcome = bots
-                .background(move |engine, stop| {
+                .background(charge, estimate, move |engine, stop| {
                     engine.set_seed(SEED);
                     let limits = Limits {
                         movetime,

@@ -66,6 +66,7 @@ mod tests {
             name: "Ann".into(),
             token: Some(TokenHash::of("secret")),
             spectator_room: true,
+            address: Some(crate::net::IpKey::of([192, 0, 2, 7].into())),
         };
         let call = Call::Act {
             viewer: viewer.clone(),

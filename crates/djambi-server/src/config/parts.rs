@@ -126,6 +126,25 @@ pub struct BudgetFlags {
     /// Units of analysis requests one address may spend per minute, after its burst.
     #[arg(long, env = "DJAMBI_ANALYSIS_PER_MINUTE", default_value_t = 60)]
     pub analysis_per_minute: u32,
+
+    /// KiB of games one address may have stored by imports at once, each import weighted by
+    /// its size (its events, about 128 bytes each), finished ones included (then
+    /// `--import-kib-per-minute`).
+    #[arg(long, env = "DJAMBI_IMPORT_BURST_KIB", default_value_t = 1024)]
+    pub import_burst_kib: u32,
+
+    /// KiB of imported games one address may store per minute, after its burst.
+    #[arg(long, env = "DJAMBI_IMPORT_KIB_PER_MINUTE", default_value_t = 256)]
+    pub import_kib_per_minute: u32,
+
+    /// Reads of a game that is not in memory (its snapshot, record or socket: the server loads
+    /// and replays it) one address may make at once (then `--load-per-minute`).
+    #[arg(long, env = "DJAMBI_LOAD_BURST", default_value_t = 30)]
+    pub load_burst: u32,
+
+    /// Reads that load a game one address may make per minute, after its burst.
+    #[arg(long, env = "DJAMBI_LOAD_PER_MINUTE", default_value_t = 30)]
+    pub load_per_minute: u32,
 }
 
 /// Each WebSocket connection (`ws`).
@@ -194,6 +213,11 @@ pub struct GameFlags {
     #[arg(long, env = "DJAMBI_MAX_BOT_GAMES_PER_IP", default_value_t = 3)]
     pub max_bot_games_per_ip: usize,
 
+    /// Finished games kept loaded in memory at once (read by their replays and records);
+    /// loading one more unloads the one read longest ago that nobody watches.
+    #[arg(long, env = "DJAMBI_MAX_LOADED_FINISHED", default_value_t = 64)]
+    pub max_loaded_finished: usize,
+
     /// Hours a game waiting for players may go untouched (no claim, no chat) before it
     /// expires (cancelled).
     #[arg(long, env = "DJAMBI_EXPIRE_OPEN_HOURS", default_value_t = 168)]
@@ -237,9 +261,16 @@ pub struct GameFlags {
 /// The bots' threads (`game::bots`).
 #[derive(Clone, Debug, Args)]
 pub struct BotFlags {
-    /// Threads the bots think on (default: the machine's cores minus one, at least one).
+    /// Threads the bots think on (default: every core of the machine; they run at the lowest
+    /// priority, so people's requests still come first).
     #[arg(long, env = "DJAMBI_BOT_THREADS")]
     pub bot_threads: Option<usize>,
+
+    /// Hints waiting for a bot thread at once (default: four per thread); past it, a hint of
+    /// an address that used the threads more lately gives its place, else the newcomer is
+    /// refused (`unavailable`, retry).
+    #[arg(long, env = "DJAMBI_HINT_QUEUE")]
+    pub hint_queue: Option<usize>,
 
     /// Each bot thread's transposition table, in MiB.
     #[arg(long, env = "DJAMBI_BOT_HASH_MB", default_value_t = 16)]
@@ -265,6 +296,12 @@ pub struct AnalysisFlags {
     /// Most analyses running at once (each on one bot thread at a time, below every bot).
     #[arg(long, env = "DJAMBI_ANALYSIS_CONCURRENCY", default_value_t = 1)]
     pub analysis_concurrency: usize,
+
+    /// Turns of analyses waiting or running at once (an analysis costs its game's turns); one
+    /// address may hold a quarter of them and of `--analysis-queue` (its first analysis
+    /// always fits an empty queue).
+    #[arg(long, env = "DJAMBI_ANALYSIS_QUEUE_TURNS", default_value_t = 4000)]
+    pub analysis_queue_turns: u32,
 }
 
 /// Several nodes (`cluster`, docs/SCALING.md).
@@ -327,6 +364,8 @@ impl BudgetFlags {
             positions: allowance(self.positions_burst, self.positions_per_minute),
             hint: allowance(self.hint_burst, self.hint_per_minute),
             analysis: allowance(self.analysis_burst, self.analysis_per_minute),
+            import_kib: allowance(self.import_burst_kib, self.import_kib_per_minute),
+            load: allowance(self.load_burst, self.load_per_minute),
         }
     }
 
@@ -341,6 +380,8 @@ impl BudgetFlags {
             &mut self.positions_burst,
             &mut self.hint_burst,
             &mut self.analysis_burst,
+            &mut self.import_burst_kib,
+            &mut self.load_burst,
         ] {
             *burst = u32::MAX / 2;
         }
@@ -353,6 +394,8 @@ impl BudgetFlags {
             &mut self.positions_per_minute,
             &mut self.hint_per_minute,
             &mut self.analysis_per_minute,
+            &mut self.import_kib_per_minute,
+            &mut self.load_per_minute,
         ] {
             *rate = u32::MAX / 2;
         }
@@ -408,6 +451,7 @@ impl GameFlags {
             max_games_per_ip: self.max_games_per_ip,
             max_open_games_per_ip: self.max_open_games_per_ip,
             max_bot_games_per_ip: self.max_bot_games_per_ip,
+            max_loaded_finished: self.max_loaded_finished,
         }
     }
 
@@ -424,6 +468,15 @@ impl BotFlags {
             .unwrap_or_else(crate::game::bots::BotPool::default_threads)
     }
 
+    /// The bot pool's bounds: its threads and tables, and the hint queue.
+    pub fn pool(&self) -> crate::game::bots::PoolLimits {
+        let mut limits = crate::game::bots::PoolLimits::new(self.threads(), self.hash_bytes());
+        if let Some(queue) = self.hint_queue {
+            limits.hint_queue = queue;
+        }
+        limits
+    }
+
     /// Each bot thread's transposition table, in bytes.
     pub fn hash_bytes(&self) -> usize {
         self.bot_hash_mb.saturating_mul(1 << 20)
@@ -437,6 +490,7 @@ impl AnalysisFlags {
             movetime: Duration::from_millis(self.analysis_movetime_ms.max(1)),
             nodes: self.analysis_nodes.map(|n| n.max(1)),
             queue: self.analysis_queue.max(1),
+            queue_turns: self.analysis_queue_turns.max(1),
             concurrent: self.analysis_concurrency.max(1),
         }
     }

@@ -32,12 +32,14 @@ pub struct PushFlags {
     #[arg(long, env = "DJAMBI_PUSH_QUEUE", default_value_t = 1024)]
     pub push_queue: usize,
 
-    /// Pushes sent at once.
-    #[arg(long, env = "DJAMBI_PUSH_SENDERS", default_value_t = 4)]
+    /// Pushes sent at once in all (each endpoint gets one at a time, so a stalled one holds
+    /// one of these for at most `--push-timeout-secs`).
+    #[arg(long, env = "DJAMBI_PUSH_SENDERS", default_value_t = 64)]
     pub push_senders: usize,
 
-    /// Seconds a push service has to answer one push.
-    #[arg(long, env = "DJAMBI_PUSH_TIMEOUT_SECS", default_value_t = 10)]
+    /// Seconds a push service has to answer one push (connecting included); an endpoint that
+    /// fails or times out 3 times in a row is deleted.
+    #[arg(long, env = "DJAMBI_PUSH_TIMEOUT_SECS", default_value_t = 5)]
     pub push_timeout_secs: u64,
 
     /// Seconds a push service keeps a push for a browser that is offline (its `TTL`).

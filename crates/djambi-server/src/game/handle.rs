@@ -34,6 +34,8 @@ pub(super) enum Command {
     },
     /// Finish what was sent before, tell the connections the server restarts, and stop.
     Shutdown,
+    /// Unload if finished and unwatched (memory is needed for another finished game).
+    Unload,
 }
 
 /// An actor's answer to a call: the answer, and (to a join) the game's messages from the
@@ -75,6 +77,12 @@ impl GameHandle {
     /// Resolves once the actor has stopped.
     pub async fn closed(&self) {
         self.inbox.closed().await;
+    }
+
+    /// Asks the actor to unload itself if its game is over and nobody watches it (it stops as
+    /// when idle); without waiting.
+    pub fn unload(&self) {
+        let _ = self.inbox.try_send(Command::Unload);
     }
 
     /// Asks the actor to finish what it was sent before, tell its connections that the server

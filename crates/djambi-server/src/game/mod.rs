@@ -13,6 +13,7 @@ mod actor;
 pub mod bots;
 mod error;
 mod handle;
+pub mod ledger;
 mod limits;
 mod link;
 mod outbound;
@@ -25,14 +26,14 @@ mod vocabulary;
 
 pub use error::GameError;
 pub use handle::{GameHandle, Response};
+pub use ledger::{Ledger, RegistryLimits};
 pub use limits::Limits;
 pub use link::{Game, GameLink, Joined, joined};
 pub use outbound::{Audience, CloseReason, Outbound, Seq, Text};
 pub use ports::{Alert, Alerts, Fanout, Journal, LocalFanout, LocalJournal};
 pub use presence::{Digest, Presence};
 pub use registry::{
-    BOT_MOVETIME_MS, BOTS_ONLY_TURN_LIMIT, DEFAULT_BOT_MOVETIME_MS, NewGame, Registry,
-    RegistryLimits, fresh_seed,
+    BOT_MOVETIME_MS, BOTS_ONLY_TURN_LIMIT, DEFAULT_BOT_MOVETIME_MS, NewGame, Registry, fresh_seed,
 };
 pub use site::{LocalSite, Site, Taken, Tenancy, Whereabouts};
 pub use viewer::{Viewer, node_of};

@@ -18,6 +18,9 @@ pub struct Presence {
     deadline: AtomicI64,
     /// Whether a bot plays a living seat (for the per-address cap on games with bots).
     bots: AtomicBool,
+    /// When the game was last asked for (ms): of the finished games loaded, the one asked for
+    /// longest ago is unloaded first.
+    used: AtomicI64,
 }
 
 impl Presence {
@@ -34,6 +37,16 @@ impl Presence {
     /// When the player to move runs out of time (ms), in a timed game.
     pub fn deadline(&self) -> Option<i64> {
         Some(self.deadline.load(Relaxed)).filter(|d| *d != 0)
+    }
+
+    /// When the game was last asked for (ms).
+    pub fn used(&self) -> i64 {
+        self.used.load(Relaxed)
+    }
+
+    /// The game is asked for now.
+    pub(super) fn touch(&self) {
+        self.used.store(crate::clock::now_ms(), Relaxed);
     }
 
     /// Whether a bot plays a living seat.

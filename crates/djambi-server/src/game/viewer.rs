@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::net::IpKey;
 use crate::table::{ChatSight, Role};
 use crate::token::TokenHash;
 
@@ -22,6 +23,10 @@ pub struct Viewer {
     /// it (closed by default; a spectator is always in the room).
     #[serde(default)]
     pub spectator_room: bool,
+    /// The address the connection comes from (set by the socket): what it asks that costs
+    /// the server (a rematch is a game creation) is charged to it.
+    #[serde(default)]
+    pub address: Option<IpKey>,
 }
 
 impl Viewer {

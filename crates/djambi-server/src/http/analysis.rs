@@ -58,7 +58,7 @@ async fn analysis(
             budget
                 .take_n(client.key(), START_COST - 1)
                 .map_err(limited)?;
-            state.analyses.start(id).await?
+            state.analyses.start(id, Some(client.key())).await?
         }
     };
     Ok(answer(status))

@@ -115,8 +115,10 @@ async fn cancel(
 async fn snapshot(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    client: ClientIp,
 ) -> Result<impl IntoResponse, AppError> {
     let id = parse_game_id(&id)?;
+    super::charge_load(&state, client.key(), id)?;
     let view = state
         .registry
         .with_game(id, |game| async move { game.snapshot_json().await })

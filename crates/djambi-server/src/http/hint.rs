@@ -10,12 +10,12 @@ use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::routing::post;
 use axum::{Json, Router};
 use djambi_core::Position;
-use djambi_engine::Level;
 
-use super::positions::{HINT_MOVETIME, MAX_BODY};
+use super::positions::{HINT_MOVETIME, MAX_BODY, refused};
 use super::{ApiJson, parse_game_id};
 use crate::AppState;
 use crate::error::AppError;
+use crate::game::bots::Charge;
 use crate::game::{Answer, Call, Gone};
 use crate::net::ClientIp;
 use crate::protocol::hint::{GameHint, HintRequest};
@@ -66,9 +66,14 @@ async fn hint(
     let turn = state
         .registry
         .bots()
-        .think(pos, Level::Hard, HINT_MOVETIME, asked.seed)
+        .hint(
+            pos,
+            HINT_MOVETIME,
+            asked.seed,
+            Charge::new(Some(ip), Some(id)),
+        )
         .await
-        .ok_or_else(|| AppError::Unavailable("the engine is not available".into()))?;
+        .map_err(refused)?;
     Ok(Json(GameHint {
         turn: turn.to_string(),
         player: asked.player,

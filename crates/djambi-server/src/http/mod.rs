@@ -3,6 +3,7 @@
 
 mod analysis;
 mod games;
+mod headers;
 mod health;
 mod hint;
 mod history;
@@ -27,10 +28,11 @@ pub use pages::History;
 use crate::AppState;
 use crate::error::AppError;
 
-/// The HTTP routes: the API, health, metrics and the browser client, their answers compressed
-/// (gzip or brotli, as the client accepts; tower-http's compression layer).
+/// The HTTP routes: the API, health, metrics and the browser client, with the security headers
+/// on every answer ([`headers`]), compressed (gzip or brotli, as the client accepts;
+/// tower-http's compression layer).
 pub fn router(state: &AppState) -> Router<AppState> {
-    Router::new()
+    let router = Router::new()
         .merge(games::router())
         .merge(seats::router())
         .merge(records::router())
@@ -42,11 +44,31 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(push::router())
         .merge(health::router())
         .merge(metrics::router())
-        .merge(static_files::router(&state.config.web_dir()))
+        .merge(static_files::router(&state.config.web_dir()));
+    headers::secure(router, &state.config.web_dir())
         .layer(tower_http::compression::CompressionLayer::new())
 }
 
 pub use crate::error::parse_game_id;
+
+/// Spends one of `ip`'s game loads when game `id` is not in memory on this node (reading it
+/// then loads and replays its whole log): 429 past the address's budget. A game already loaded
+/// costs nothing.
+pub(crate) fn charge_load(
+    state: &AppState,
+    ip: crate::net::IpKey,
+    id: uuid::Uuid,
+) -> Result<(), AppError> {
+    if state.registry.runs(id) {
+        return Ok(());
+    }
+    state.budgets.load.take(ip).map_err(|wait| {
+        AppError::rate_limited(
+            "too many games read from your address; try again later",
+            wait,
+        )
+    })
+}
 
 /// The base of the links a request's answer gives (games, invites): the configured public URL,
 /// else the address the client itself used (its `Host`), so that a server reached on the

@@ -9,12 +9,12 @@ use axum::extract::{DefaultBodyLimit, State};
 use axum::routing::post;
 use axum::{Json, Router};
 use djambi_core::{MAX_DPN_LEN, MAX_TURN_LEN, Player, Position, ResultRecord, Rules, Turn};
-use djambi_engine::Level;
 use serde::{Deserialize, Serialize};
 
 use super::ApiJson;
 use crate::AppState;
 use crate::error::AppError;
+use crate::game::bots::{Charge, Refused};
 use crate::net::ClientIp;
 use crate::protocol::{EffectsView, LegalView};
 
@@ -167,6 +167,19 @@ async fn play(
 }
 
 /// `POST /api/positions/hint`: the engine's turn for the player to move.
+/// A hint the bot pool would not think about, as the client is told: its own hint still on its
+/// way (429, retry in a moment), or the hint queue full of others' (503, retry).
+pub(super) fn refused(why: Refused) -> AppError {
+    match why {
+        Refused::Yours => AppError::rate_limited(&why.to_string(), Duration::from_secs(1)),
+        Refused::Busy => AppError::Busy {
+            message: why.to_string(),
+            retry_after: Duration::from_secs(5),
+        },
+        Refused::Stopped => AppError::Unavailable(why.to_string()),
+    }
+}
+
 async fn hint(
     State(state): State<AppState>,
     client: ClientIp,
@@ -184,9 +197,14 @@ async fn hint(
     let turn = state
         .registry
         .bots()
-        .think(pos, Level::Hard, HINT_MOVETIME, HINT_SEED)
+        .hint(
+            pos,
+            HINT_MOVETIME,
+            HINT_SEED,
+            Charge::new(Some(client.key()), None),
+        )
         .await
-        .ok_or_else(|| AppError::Unavailable("the engine is not available".into()))?;
+        .map_err(refused)?;
     Ok(Json(HintView {
         turn: turn.to_string(),
         player,

@@ -157,7 +157,7 @@ async fn subscribe(
         .push
         .check(&body.subscription.endpoint, &keys.p256dh, &keys.auth, lang)
         .await?;
-    state.push.subscribe(id, player, &sub).await?;
+    state.push.subscribe(id, player, &sub, client.key()).await?;
     tracing::info!(game = %id, seat = %player, "push subscription kept");
     Ok((StatusCode::CREATED, Json(Subscribed { game: id, player })))
 }

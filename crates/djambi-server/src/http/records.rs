@@ -24,8 +24,10 @@ pub(super) fn router() -> Router<AppState> {
 async fn export(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    client: ClientIp,
 ) -> Result<impl IntoResponse, AppError> {
     let id = parse_game_id(&id)?;
+    super::charge_load(&state, client.key(), id)?;
     let record = state
         .registry
         .with_game(id, |game| async move { game.record_json().await })
@@ -44,8 +46,10 @@ async fn export_text(
     State(state): State<AppState>,
     Path(id): Path<String>,
     LinkBase(base): LinkBase,
+    client: ClientIp,
 ) -> Result<impl IntoResponse, AppError> {
     let id = parse_game_id(&id)?;
+    super::charge_load(&state, client.key(), id)?;
     let json = state
         .registry
         .with_game(id, |game| async move { game.record_json().await })
@@ -76,6 +80,15 @@ async fn import(
         .create
         .take(client.key())
         .map_err(|wait| AppError::rate_limited("too many imports from your address", wait))?;
+    // Stored bytes: each event a row of about 128 bytes, finished games included.
+    let kib = u32::try_from(record.events.len().div_ceil(8)).unwrap_or(u32::MAX);
+    state
+        .budgets
+        .import_kib
+        .take_n(client.key(), kib)
+        .map_err(|wait| {
+            AppError::rate_limited("your address has imported too much lately", wait)
+        })?;
     let created = state
         .registry
         .import(&record, Some(client.key()), Some(base))

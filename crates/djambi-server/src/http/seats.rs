@@ -93,7 +93,7 @@ async fn to_bot(
     } else {
         serde_json::from_slice(&body).map_err(|e| AppError::BadRequest(e.to_string()))?
     };
-    state.registry.check_bot_cap(client.key(), id)?;
+    state.registry.let_bot_in(id, client.key())?;
     let level = match body.level {
         Some(level) => level.0,
         None => table_level(&state, id).await?,

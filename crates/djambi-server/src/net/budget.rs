@@ -110,6 +110,10 @@ pub struct BudgetConfig {
     pub hint: Allowance,
     /// Units of analysis requests (a request 1, one that starts an analysis more).
     pub analysis: Allowance,
+    /// KiB of games stored by imports (weighted by their size).
+    pub import_kib: Allowance,
+    /// Reads that load a game into memory.
+    pub load: Allowance,
 }
 
 /// Every per-address budget of the server.
@@ -130,6 +134,10 @@ pub struct Budgets {
     pub hint: Budget,
     /// Analysis requests.
     pub analysis: Budget,
+    /// KiB of imported games stored.
+    pub import_kib: Budget,
+    /// Reads that load a game.
+    pub load: Budget,
     /// Addresses that spent their wrong-token budget, until when: no token of theirs is even
     /// looked at meanwhile, so guessing cannot go on at any speed.
     blocked: Mutex<HashMap<IpKey, Instant>>,
@@ -147,6 +155,8 @@ impl Budgets {
             positions: Budget::new(config.positions),
             hint: Budget::new(config.hint),
             analysis: Budget::new(config.analysis),
+            import_kib: Budget::new(config.import_kib),
+            load: Budget::new(config.load),
             blocked: Mutex::new(HashMap::new()),
         }
     }
@@ -187,6 +197,8 @@ impl Budgets {
             &self.positions,
             &self.hint,
             &self.analysis,
+            &self.import_kib,
+            &self.load,
         ] {
             budget.forget_idle();
         }

@@ -151,7 +151,9 @@ pub fn canonical(ip: IpAddr) -> IpAddr {
 /// The key an address's limits are counted under: the IPv4 address, or the IPv6 /64 network
 /// (one subscriber usually holds a whole /64, so counting single IPv6 addresses would let one
 /// client pose as billions).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct IpKey(IpAddr);
 
 impl IpKey {

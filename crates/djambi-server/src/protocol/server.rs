@@ -340,6 +340,7 @@ impl From<&Refusal> for ErrorCode {
             Refusal::Illegal { .. } => ErrorCode::Illegal,
             Refusal::NoDrawOffer => ErrorCode::NoDrawOffer,
             Refusal::DrawPending => ErrorCode::DrawPending,
+            Refusal::DrawOfferedThisTurn => ErrorCode::RateLimited,
             Refusal::NoBot => ErrorCode::NoBot,
             Refusal::NoVote(_) => ErrorCode::NoVote,
             Refusal::NoTakeback(_) => ErrorCode::NoTakeback,

@@ -157,13 +157,24 @@ fn is_public_v4(ip: Ipv4Addr) -> bool {
         || a >= 240) // reserved
 }
 
+/// The IPv4 address in an IPv6 address's last 32 bits.
+fn low_v4(s: &[u16; 8]) -> Ipv4Addr {
+    let [a, b] = s[6].to_be_bytes();
+    let [c, d] = s[7].to_be_bytes();
+    Ipv4Addr::new(a, b, c, d)
+}
+
 fn is_public_v6(ip: Ipv6Addr) -> bool {
     let s = ip.segments();
-    // The NAT64 well-known prefix (64:ff9b::/96) carries an IPv4 address: judge that one.
+    // The NAT64 well-known prefix (64:ff9b::/96, RFC 6052) carries an IPv4 address: judge
+    // that one.
     if s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
-        let [a, b] = s[6].to_be_bytes();
-        let [c, d] = s[7].to_be_bytes();
-        return is_public_v4(Ipv4Addr::new(a, b, c, d));
+        return is_public_v4(low_v4(&s));
+    }
+    // An ISATAP interface identifier (RFC 5214: `…:0:5efe:a.b.c.d`, the u/g bits either way)
+    // names an IPv4 address in any prefix: a private one refuses the address.
+    if (s[4] & 0xfcff) == 0 && s[5] == 0x5efe && !is_public_v4(low_v4(&s)) {
+        return false;
     }
     !(ip.is_unspecified()
         || ip.is_loopback()
@@ -175,6 +186,8 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
         || (s[0] == 0x0100 && s[1..4] == [0, 0, 0]) // discard-only
         || (s[0] == 0x2001 && s[1] < 0x0200) // IETF protocol assignments (Teredo, ORCHID, …)
         || s[0] == 0x2002 // 6to4: carries an IPv4 address of any kind
+        || s[..3] == [0x64, 0xff9b, 1] // NAT64 local use (64:ff9b:1::/48, RFC 8215)
+        || s[..6] == [0, 0, 0, 0, 0xffff, 0] // IPv4-translated (::ffff:0:0/96, RFC 2765)
         || s[..6] == [0, 0, 0, 0, 0, 0]) // IPv4-compatible (deprecated)
 }
 
@@ -236,6 +249,67 @@ mod tests {
             "a".repeat(MAX_ENDPOINT_BYTES)
         );
         assert_eq!(STRICT.parse(&long), Err(EndpointError::NotUrl));
+    }
+
+    /// Every IPv6 form that embeds an IPv4 address, with each private, loopback, link-local
+    /// or otherwise special IPv4 address in it, in several spellings: refused. The same forms
+    /// with a public IPv4 address where the form itself is routable: accepted.
+    #[test]
+    fn every_ipv6_form_embedding_a_private_ipv4_address_is_refused() {
+        fn forms(v4: Ipv4Addr) -> Vec<String> {
+            let [a, b, c, d] = v4.octets();
+            let hi = u16::from_be_bytes([a, b]);
+            let lo = u16::from_be_bytes([c, d]);
+            vec![
+                format!("::ffff:{v4}"),                  // IPv4-mapped
+                format!("::ffff:{hi:x}:{lo:x}"),         // the same, in hex
+                format!("0:0:0:0:0:FFFF:{hi:X}:{lo:X}"), // uncompressed, upper case
+                format!("::ffff:0:{v4}"),                // IPv4-translated (SIIT)
+                format!("::ffff:0:{hi:x}:{lo:x}"),
+                format!("0000:0000:0000:0000:ffff:0000:{hi:04x}:{lo:04x}"),
+                format!("::{v4}"),        // IPv4-compatible
+                format!("64:ff9b::{v4}"), // NAT64, well-known prefix
+                format!("64:ff9b::{hi:x}:{lo:x}"),
+                format!("64:ff9b:1::{hi:x}:{lo:x}"), // NAT64, local use (/96)
+                format!("64:ff9b:1:{hi:x}:{c:x}:{:x}::", u16::from(d) << 8), // local use, /48 layout
+                format!("0064:FF9B:0001::{v4}"),
+                format!("2002:{hi:x}:{lo:x}::1"),             // 6to4
+                format!("2001:0:{hi:x}:{lo:x}::1"),           // Teredo (server address)
+                format!("2001:4860::5efe:{v4}"),              // ISATAP
+                format!("2001:4860::200:5efe:{hi:x}:{lo:x}"), // ISATAP, global u bit
+            ]
+        }
+        let private = [
+            "127.0.0.1",
+            "127.255.255.254",
+            "10.0.0.1",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+        ];
+        let mut checked = 0;
+        for v4 in private {
+            for form in forms(v4.parse().unwrap()) {
+                let url = format!("https://[{form}]/push");
+                assert!(
+                    matches!(STRICT.parse(&url), Err(EndpointError::NotPublic(_))),
+                    "{url} was not refused"
+                );
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, private.len() * 16);
+        // The routable forms with a public IPv4 address inside stay usable.
+        for ok in [
+            "https://[::ffff:8.8.8.8]/push",
+            "https://[64:ff9b::808:808]/push",
+            "https://[2001:4860::5efe:8.8.8.8]/push",
+            "https://[2001:4860:4860::8888]/push",
+        ] {
+            assert!(STRICT.parse(ok).is_ok(), "{ok} was refused");
+        }
     }
 
     #[test]

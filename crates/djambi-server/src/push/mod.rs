@@ -18,6 +18,7 @@
 
 pub mod guard;
 pub mod keys;
+pub mod lanes;
 pub mod queue;
 pub mod send;
 pub mod subscriptions;
@@ -61,6 +62,7 @@ pub struct Push {
     store: Store,
     guard: Guard,
     queue: Arc<queue::Queue>,
+    lanes: Arc<lanes::Lanes>,
     per_seat_max: usize,
     subscribe: Budget,
 }
@@ -84,12 +86,17 @@ impl Push {
             burst: flags.push_seat_burst,
             per_minute: flags.push_seat_per_minute,
         };
+        let lanes = Arc::new(lanes::Lanes::new(
+            sender,
+            store.pool().clone(),
+            metrics.clone(),
+            flags.push_senders,
+        ));
         let worker = queue::Worker {
             pool: store.pool().clone(),
-            sender,
+            lanes: lanes.clone(),
             metrics,
             per_seat: queue::Worker::seat_limiter(seat_rate.quota()),
-            senders: flags.push_senders,
         };
         let subscribe = Budget::new(Allowance {
             burst: flags.push_subscribe_burst,
@@ -100,6 +107,7 @@ impl Push {
             store,
             guard,
             queue: Arc::new(queue::start(worker, flags.push_queue)),
+            lanes,
             per_seat_max: flags.push_subscriptions_per_seat,
             subscribe,
         })
@@ -139,15 +147,23 @@ impl Push {
         })
     }
 
-    /// Keeps a checked subscription for a seat (the oldest of the seat's go past the cap).
+    /// Keeps a checked subscription for a seat (the oldest of the seat's go past the cap),
+    /// made from `ip`: the pushes to it count against that address's bound.
     pub async fn subscribe(
         &self,
         game: Uuid,
         player: Player,
         sub: &Subscription,
+        ip: IpKey,
     ) -> Result<(), PushError> {
         subscriptions::keep(self.store.pool(), game, player, sub, self.per_seat_max).await?;
+        self.lanes.subscribed_by(&sub.endpoint, ip);
         Ok(())
+    }
+
+    /// Pushes waiting or in flight, in all.
+    pub fn queued(&self) -> usize {
+        self.lanes.queued()
     }
 
     /// Stops a seat's subscription at `endpoint` (its normal form, or as the client sent it);

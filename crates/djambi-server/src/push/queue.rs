@@ -1,7 +1,10 @@
 //! The bounded queue between the actors and the push services. An actor's alert is put in the
 //! queue without waiting (a full queue drops it, counted as `dropped`), so a push never delays a
 //! commit; a worker takes the alerts in order, drops those past their seat's rate (`limited`),
-//! and sends each to the seat's subscriptions, a few sends at once.
+//! and queues a push to each of the seat's subscriptions in that endpoint's lane ([`lanes`]):
+//! a stalled endpoint delays only its own pushes.
+//!
+//! [`lanes`]: super::lanes
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,10 +12,10 @@ use std::time::Duration;
 use djambi_core::Player;
 use governor::{DefaultKeyedRateLimiter, RateLimiter};
 use sqlx::AnyPool;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::mpsc;
 use uuid::Uuid;
 
-use super::send::{Outcome, Sender};
+use super::lanes::{Delivery, Lanes};
 use super::subscriptions;
 use super::texts::words;
 use crate::game::{Alert, Alerts};
@@ -44,14 +47,12 @@ impl Alerts for Queue {
 pub struct Worker {
     /// The database (the seats' subscriptions).
     pub pool: AnyPool,
-    /// Sends the pushes.
-    pub sender: Sender,
+    /// The endpoints' lanes, which send the pushes.
+    pub lanes: Arc<Lanes>,
     /// The metrics.
     pub metrics: Arc<Metrics>,
     /// Each seat's rate.
     pub per_seat: DefaultKeyedRateLimiter<(Uuid, Player)>,
-    /// Pushes sent at once.
-    pub senders: usize,
 }
 
 impl Worker {
@@ -69,9 +70,9 @@ pub fn start(worker: Worker, capacity: usize) -> Queue {
     Queue { tx, metrics }
 }
 
-/// Takes alerts until every actor is gone.
+/// Takes alerts until every actor is gone: each seat's rate, then its subscriptions, each
+/// push queued in its endpoint's lane (which never makes this loop wait).
 async fn run(worker: Arc<Worker>, mut rx: mpsc::Receiver<Alert>) {
-    let permits = Arc::new(Semaphore::new(worker.senders.max(1)));
     let mut forget = tokio::time::interval(FORGET_EVERY);
     forget.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -94,20 +95,12 @@ async fn run(worker: Arc<Worker>, mut rx: mpsc::Receiver<Alert>) {
             tracing::debug!(game = %alert.game, seat = %alert.seat, "seat past its push rate: alert dropped");
             continue;
         }
-        // Waiting for a free sender leaves the alerts in the queue, which is what bounds them.
-        let Ok(permit) = permits.clone().acquire_owned().await else {
-            break;
-        };
-        let worker = worker.clone();
-        tokio::spawn(async move {
-            deliver(&worker, alert).await;
-            drop(permit);
-        });
+        fan_out(&worker, alert).await;
     }
 }
 
-/// Sends an alert to each subscription of its seat.
-async fn deliver(worker: &Worker, alert: Alert) {
+/// Queues an alert for each subscription of its seat.
+async fn fan_out(worker: &Worker, alert: Alert) {
     let Alert { game, seat, notice } = alert;
     let subs = match subscriptions::of_seat(&worker.pool, game, seat).await {
         Ok(subs) => subs,
@@ -125,22 +118,13 @@ async fn deliver(worker: &Worker, alert: Alert) {
             "kind": notice.kind(),
             "title": title,
             "body": body,
+        })
+        .to_string();
+        worker.lanes.queue(Delivery {
+            game,
+            seat,
+            sub,
+            payload,
         });
-        let payload = payload.to_string();
-        match worker.sender.send(&sub, payload.as_bytes()).await {
-            Outcome::Delivered => worker.metrics.push("sent"),
-            outcome @ (Outcome::Gone | Outcome::Refused(_)) => {
-                worker.metrics.push("gone");
-                tracing::info!(%game, %seat, ?outcome, "push subscription gone: deleted");
-                if let Err(e) = subscriptions::remove(&worker.pool, game, seat, &sub.endpoint).await
-                {
-                    tracing::warn!(%game, %seat, error = %e, "could not delete a push subscription");
-                }
-            }
-            Outcome::Failed(why) => {
-                worker.metrics.push("failed");
-                tracing::warn!(%game, %seat, error = %why, "push failed");
-            }
-        }
     }
 }

@@ -59,6 +59,26 @@ impl Store {
         }))
     }
 
+    /// Where game `id` stands and how many turns it has (its row alone, without its log);
+    /// none if there is no such game.
+    pub async fn game_size(&self, game: Uuid) -> Result<Option<(GameStatus, u32)>, StoreError> {
+        let row = sqlx::query("SELECT status, turn FROM games WHERE id = $1")
+            .bind(game.to_string())
+            .fetch_optional(self.pool())
+            .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let status: String = row.try_get("status")?;
+        let turn: i64 = row.try_get("turn")?;
+        let status = GameStatus::parse(&status)
+            .ok_or_else(|| StoreError::Corrupt(format!("game status {status:?}")))?;
+        Ok(Some((
+            status,
+            u32::try_from(turn.saturating_sub(1).max(0)).unwrap_or(u32::MAX),
+        )))
+    }
+
     /// Where game `id` stands (its row's status alone, without its log); none if there is no
     /// such game.
     pub async fn game_status(&self, game: Uuid) -> Result<Option<GameStatus>, StoreError> {

@@ -136,6 +136,7 @@ pub fn decide(
         }
         Action::Resign => Ok(EventKind::Resign(player)),
         Action::OfferDraw => match state.draw {
+            None if state.offered_draw_this_turn(player) => Err(Refusal::DrawOfferedThisTurn),
             None => Ok(EventKind::DrawOffered(player)),
             Some(_) => accept(state, player, table),
         },
@@ -349,9 +350,12 @@ pub fn agreed_draw(state: &GameState) -> Vec<EventKind> {
     kinds
 }
 
-/// What a timeout of `player` does: the timeout, then a resignation or a bot taking the seat.
-pub fn timeout(state: &GameState, player: Player) -> Vec<EventKind> {
+/// What a timeout of `player` does: the timeout, then a resignation or a bot taking the seat —
+/// a resignation also when the game may not take one more bot (`bot_allowed` false: its
+/// creator runs as many games with bots as allowed).
+pub fn timeout(state: &GameState, player: Player, bot_allowed: bool) -> Vec<EventKind> {
     let then = match state.settings.on_timeout {
+        OnTimeout::Bot if !bot_allowed => EventKind::Resign(player),
         OnTimeout::Resign => EventKind::Resign(player),
         OnTimeout::Bot => EventKind::SeatToBot {
             player,

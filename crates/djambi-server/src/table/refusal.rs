@@ -44,6 +44,10 @@ pub enum Refusal {
     /// The player already agreed to the pending offer.
     #[error("you have already agreed to the draw; the others have not yet")]
     DrawPending,
+    /// The player offered a draw since the last turn already (one offer per player per turn,
+    /// as takebacks: an offer and its refusals cannot be repeated without end).
+    #[error("you already offered a draw this turn: one offer per turn")]
+    DrawOfferedThisTurn,
     /// No bot plays the seat.
     #[error("no bot plays your seat")]
     NoBot,

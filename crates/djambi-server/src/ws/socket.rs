@@ -25,7 +25,7 @@ use super::reader::{Read, Reader};
 use crate::game::{CloseReason, Game, Joined, Outbound, Registry, Seq, Text, Viewer};
 use crate::net::{ConnSlot, ConnState, IpKey};
 use crate::protocol::{ClientMessage, ErrorCode, ServerMessage};
-use crate::table::Role;
+use crate::table::{Action, Role};
 
 /// How long a socket on one node waits for the events of its command from the game's owner
 /// on another (they travel apart from the answer) before it catches up instead.
@@ -243,6 +243,7 @@ impl Connection {
             initial,
             keep: _keep,
         } = joined;
+        viewer.address = Some(self.peer.ip);
         for outbound in initial {
             if let Flow::Stop = self.forward(&viewer, outbound, true).await {
                 return;
@@ -298,6 +299,22 @@ impl Connection {
                 let Some((ack, action)) = inbound::action(command) else {
                     return Flow::Continue;
                 };
+                if matches!(action, Action::Rematch)
+                    && let Err(wait) = self.ctx.budgets.create.take(self.peer.ip)
+                {
+                    // A rematch is a game creation: it spends the address's creation budget.
+                    return self.flow(
+                        self.error(
+                            Some(ack),
+                            ErrorCode::RateLimited,
+                            &format!(
+                                "too many games created from your address; try again in {} s",
+                                wait.as_secs().max(1)
+                            ),
+                        )
+                        .await,
+                    );
+                }
                 if action.is_chat() && self.chat.check().is_err() {
                     return self.flow(
                         self.error(

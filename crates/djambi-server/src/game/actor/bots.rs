@@ -24,8 +24,9 @@ use djambi_core::{Player, Turn};
 
 use super::Actor;
 use crate::clock::now_ms;
+use crate::game::bots::Charge;
 use crate::game::handle::Command;
-use crate::table::{EventKind, GameStatus};
+use crate::table::{EventKind, GameStatus, Refusal, VoteAction};
 
 /// A bot's turn that waits for its moment: people are watching and its think time since the
 /// event before it has not passed yet.
@@ -61,8 +62,9 @@ impl Actor {
             let movetime = Duration::from_millis(self.state.think_ms(player, now_ms()) as u64);
             let seed = self.state.turn_seed();
             let me = me.clone();
+            let charge = self.charge();
             tokio::spawn(async move {
-                if let Some(turn) = bots.think(pos, level, movetime, seed).await {
+                if let Some(turn) = bots.think(pos, level, movetime, seed, charge).await {
                     let _ = me.send(Command::BotTurn { v, player, turn }).await;
                 }
             });
@@ -82,8 +84,9 @@ impl Actor {
                 let bots = self.ctx.bots.clone();
                 let me = me.clone();
                 let since = offer.since;
+                let charge = self.charge();
                 tokio::spawn(async move {
-                    let accept = bots.losing(pos, player).await;
+                    let accept = bots.losing(pos, player, charge).await;
                     let _ = me
                         .send(Command::BotDraw {
                             offer: since,
@@ -98,6 +101,28 @@ impl Actor {
             self.bot_offered = Some(self.state.turn_count());
             let _ = me.try_send(Command::BotOffer { v, player });
         }
+    }
+
+    /// A vote to hand a seat to a bot counts against the cap of the game's creator on games
+    /// with bots: refused up front when that cap is full (a vote to resign is not).
+    pub(super) fn bot_vote_allowed(&self, kind: &EventKind) -> Result<(), Refusal> {
+        if let EventKind::VoteOpened {
+            action: VoteAction::Bot(_),
+            ..
+        } = kind
+        {
+            self.ctx
+                .ledger
+                .room_for_bot(self.state.id, None)
+                .map_err(|e| Refusal::NoVote(format!("{e}; a vote to resign is still possible")))?;
+        }
+        Ok(())
+    }
+
+    /// Who pays for this game's bots' thinking: the address that created it (the game itself
+    /// when that is not known: a game restored after a restart).
+    fn charge(&self) -> Charge {
+        Charge::new(self.ctx.ledger.creator(self.state.id), Some(self.state.id))
     }
 
     /// A bot's turn, thought about at version `v`: committed now, or held until its moment

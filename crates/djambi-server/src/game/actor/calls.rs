@@ -80,7 +80,10 @@ impl Actor {
             action => {
                 let table = self.at_table(now_ms());
                 match crate::table::decide(&self.state, viewer.role, &action, &table) {
-                    Ok(kind) => self.advance(vec![kind], Some(ack)).await,
+                    Ok(kind) => match self.bot_vote_allowed(&kind) {
+                        Ok(()) => self.advance(vec![kind], Some(ack)).await,
+                        Err(refusal) => Err(refusal),
+                    },
                     Err(refusal) => Err(refusal),
                 }
             }

@@ -61,6 +61,7 @@ impl Actor {
             name,
             token,
             spectator_room: false,
+            address: None,
         };
         // Seats always get in: past the cap, the seat's oldest socket makes room.
         if let Role::Player(p) = role {

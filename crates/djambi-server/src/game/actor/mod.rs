@@ -55,6 +55,8 @@ pub(super) struct Context {
     pub bots: Arc<BotPool>,
     /// Where alerts for seats nobody has open go (none: push is off).
     pub alerts: Option<Arc<dyn Alerts>>,
+    /// Who created which game: the caps on games with bots, the payer of the bots' thinking.
+    pub ledger: Arc<super::ledger::Ledger>,
 }
 
 /// Serialises a server message (once, for every recipient).
@@ -261,6 +263,12 @@ impl Actor {
             };
             match next {
                 None => break,
+                Some(Command::Unload) if idle => {
+                    self.unload();
+                    self.fanout.unloaded();
+                    inbox.close();
+                    break;
+                }
                 Some(Command::Shutdown) => {
                     if self.summary_due().is_some() {
                         self.write_summary().await;
@@ -320,7 +328,7 @@ impl Actor {
                 player,
                 accept,
             } => self.bot_draw(offer, player, accept).await,
-            Command::Shutdown => {}
+            Command::Shutdown | Command::Unload => {}
         }
     }
 

@@ -31,6 +31,12 @@ impl Actor {
             // Already offered: the offer stands (in the snapshot), nothing more to do.
             return Ok(self.state.v);
         }
+        // A rematch is a game creation by whoever asks: under the same caps as any.
+        let bots = self.state.seats.iter().any(|s| s.bot.is_some());
+        self.ctx
+            .ledger
+            .admit(viewer.address, bots)
+            .map_err(|e| Refusal::NoRematch(format!("no rematch now: {e}")))?;
         let (state, offer) = self
             .state
             .rematch_game(me, Uuid::new_v4(), now_ms(), fresh_seed());
@@ -44,6 +50,9 @@ impl Actor {
             .create_game(&GameRow::of(&state), &state.seats, &[])
             .await
             .map_err(|e| internal(&e))?;
+        self.ctx
+            .ledger
+            .created_unloaded(state.id, viewer.address, bots);
         self.state.rematch = Some(offer.clone());
         let commit = Commit {
             game: self.state.id,

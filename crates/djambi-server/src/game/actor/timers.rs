@@ -4,6 +4,7 @@
 
 use super::Actor;
 use crate::clock::now_ms;
+use crate::table::OnTimeout;
 
 impl Actor {
     /// When the running player's time runs out (ms), if a person's clock runs.
@@ -21,7 +22,17 @@ impl Actor {
             return;
         }
         tracing::info!(game = %self.state.id, %player, "time ran out");
-        let events = crate::table::timeout(&self.state, player);
+        // A bot taking the seat counts against the cap of the game's creator on games with
+        // bots; past it, the player resigns instead.
+        let bot_allowed = self.state.settings.on_timeout != OnTimeout::Bot
+            || match self.ctx.ledger.let_bot_in(self.state.id, None) {
+                Ok(()) => true,
+                Err(e) => {
+                    tracing::info!(game = %self.state.id, %player, reason = %e, "no bot for the timed-out seat: it resigns");
+                    false
+                }
+            };
+        let events = crate::table::timeout(&self.state, player, bot_allowed);
         if let Err(e) = self.advance(events, None).await {
             tracing::error!(game = %self.state.id, error = %e, "could not apply a timeout");
         }

@@ -14,7 +14,8 @@ use crate::protocol::http::{CreatedGame, SeatInvite};
 use crate::store::GameRow;
 use crate::table::text::display_name;
 use crate::table::{
-    BotLevel, ClockSpec, Event, EventKind, GameState, OnTimeout, Seat, Settings, agreed_draw,
+    BotLevel, ClockSpec, Event, EventKind, GameState, HOUSE_QUIET_TURNS, OnTimeout, Seat, Settings,
+    agreed_draw,
 };
 use crate::token::SeatToken;
 
@@ -218,7 +219,8 @@ impl Registry {
     /// Creates a game and its actor; the answer holds the seat tokens and the creator's admin
     /// token (shown only now).
     pub async fn create(&self, mut new: NewGame) -> Result<CreatedGame, GameError> {
-        self.check_capacity_with(new.creator, !new.bots.is_empty())?;
+        let bots = !new.bots.is_empty();
+        self.admit(new.creator, bots)?;
         let id = Uuid::new_v4();
         let game = Game::new(new.start);
         if !new.bots.is_empty()
@@ -250,7 +252,7 @@ impl Registry {
             .await?;
         tracing::info!(game = %id, players = state.players, open = state.open, bots = new.bots.len(), "game created");
         self.spawn(state, |a| a, tenancy).await?;
-        self.created_by(new.creator, id);
+        self.ctx.ledger.created(id, new.creator, bots);
         let base = new.base_url.unwrap_or_else(|| self.base_url.clone());
         Ok(self.created(&base, id, seats, Some(admin)))
     }
@@ -265,8 +267,9 @@ impl Registry {
     ) -> Result<CreatedGame, GameError> {
         let game =
             Game::from_record(record).map_err(|e| GameError::InvalidRecord(e.to_string()))?;
+        house_rules(&game)?;
         if !game.position().is_game_over() {
-            self.check_capacity(creator)?;
+            self.admit(creator, false)?;
         }
         self.site.accepts()?;
         let id = Uuid::new_v4();
@@ -303,7 +306,7 @@ impl Registry {
             .await?;
         tracing::info!(game = %id, events = rows.len(), "game imported");
         self.spawn(state, |a| a, tenancy).await?;
-        self.created_by(creator, id);
+        self.ctx.ledger.created(id, creator, false);
         let base = base_url.unwrap_or_else(|| self.base_url.clone());
         Ok(self.created(&base, id, seats, None))
     }
@@ -371,6 +374,31 @@ impl Registry {
 /// `uuid`'s v4 ids: no other dependency needed).
 pub fn fresh_seed() -> u64 {
     Uuid::new_v4().as_u64_pair().0
+}
+
+/// The house's rules a live game applies on top of the ruleset, which a record must have kept
+/// too: no game goes on after 500 turns without a kill or an elimination (it is drawn then:
+/// docs/RULES.md, "Playing here"), so a record that does is refused, whatever it says next.
+fn house_rules(game: &Game) -> Result<(), GameError> {
+    if game.start().rules().turn_limit.is_some() {
+        return Ok(());
+    }
+    let positions = game.positions();
+    let Some(over) = positions
+        .iter()
+        .position(|p| !p.is_game_over() && p.quiet() >= HOUSE_QUIET_TURNS)
+    else {
+        return Ok(());
+    };
+    if over + 1 == positions.len() {
+        // The record ends where the house draws it: imported, it is drawn at once.
+        return Ok(());
+    }
+    Err(GameError::InvalidRecord(format!(
+        "event {}: the game goes on after {HOUSE_QUIET_TURNS} turns without a kill or an \
+         elimination, where it is drawn (docs/RULES.md, \"Playing here\")",
+        over + 1
+    )))
 }
 
 /// The log events of one record event: a turn or a resignation is one; an agreed draw is the

@@ -25,6 +25,7 @@ use super::actor::{Actor, Context};
 use super::bots::BotPool;
 use super::error::GameError;
 use super::handle::GameHandle;
+use super::ledger::{Ledger, RegistryLimits};
 use super::limits::Limits;
 use super::link::Game;
 use super::presence::Presence;
@@ -39,30 +40,6 @@ use crate::table::{AdminAnswer, AdminError, AdminWhat, GameState, GameStatus};
 /// Commands waiting in an actor's inbox before senders wait.
 const INBOX: usize = 256;
 
-/// The caps on unfinished games.
-#[derive(Clone, Copy, Debug)]
-pub struct RegistryLimits {
-    /// Unfinished games in all.
-    pub max_live_games: usize,
-    /// Unfinished games created by one address.
-    pub max_games_per_ip: usize,
-    /// Games waiting for players created by one address.
-    pub max_open_games_per_ip: usize,
-    /// Unfinished games with bots created by one address.
-    pub max_bot_games_per_ip: usize,
-}
-
-/// What one address has going on.
-#[derive(Clone, Copy, Debug, Default)]
-struct AddressGames {
-    /// Open and live games.
-    unfinished: usize,
-    /// Games waiting for players.
-    open: usize,
-    /// Unfinished games in which a bot plays.
-    with_bots: usize,
-}
-
 /// The registry.
 pub struct Registry {
     games: Arc<Mutex<HashMap<Uuid, GameHandle>>>,
@@ -72,9 +49,6 @@ pub struct Registry {
     tasks: TaskTracker,
     generation: AtomicU64,
     closed: AtomicBool,
-    limits: RegistryLimits,
-    /// The unfinished games each address created (since this process started).
-    creators: Mutex<HashMap<IpKey, Vec<Uuid>>>,
     base_url: String,
     /// Where games run: here alone, or among several nodes.
     site: Arc<dyn Site>,
@@ -92,6 +66,12 @@ impl Registry {
         site: Arc<dyn Site>,
     ) -> Registry {
         let games = Arc::new(Mutex::new(HashMap::new()));
+        let ledger = Arc::new(Ledger::new(
+            caps,
+            games.clone(),
+            site.clone(),
+            metrics.clone(),
+        ));
         Registry {
             games: games.clone(),
             loading: tokio::sync::Mutex::new(()),
@@ -102,12 +82,11 @@ impl Registry {
                 games,
                 bots,
                 alerts: None,
+                ledger,
             }),
             tasks: TaskTracker::new(),
             generation: AtomicU64::new(1),
             closed: AtomicBool::new(false),
-            limits: caps,
-            creators: Mutex::new(HashMap::new()),
             base_url,
             site,
         }
@@ -133,12 +112,38 @@ impl Registry {
         &self.ctx.bots
     }
 
-    fn metrics(&self) -> &Metrics {
-        &self.ctx.metrics
+    fn cached(&self, id: Uuid) -> Option<GameHandle> {
+        let handle = self.games.lock().expect("registry lock").get(&id).cloned();
+        if let Some(handle) = &handle {
+            handle.presence().touch();
+        }
+        handle
     }
 
-    fn cached(&self, id: Uuid) -> Option<GameHandle> {
-        self.games.lock().expect("registry lock").get(&id).cloned()
+    /// Keeps the finished games loaded under their cap: before one more is loaded, the one
+    /// asked for longest ago that nobody watches is unloaded.
+    fn make_room_for_finished(&self) {
+        let cap = self.ctx.ledger.limits().max_loaded_finished.max(1);
+        let games = self.games.lock().expect("registry lock");
+        let finished = |h: &&GameHandle| {
+            matches!(
+                h.presence().status(),
+                GameStatus::Finished | GameStatus::Cancelled
+            )
+        };
+        let loaded = games.values().filter(finished).count();
+        if loaded < cap {
+            return;
+        }
+        let mut idle: Vec<&GameHandle> = games
+            .values()
+            .filter(finished)
+            .filter(|h| h.presence().total() == 0)
+            .collect();
+        idle.sort_by_key(|h| h.presence().used());
+        for handle in idle.into_iter().take(loaded + 1 - cap) {
+            handle.unload();
+        }
     }
 
     /// Whether this node runs game `id` now (its actor is loaded here).
@@ -252,6 +257,9 @@ impl Registry {
         mut tenancy: Box<dyn Tenancy>,
     ) -> Result<GameHandle, GameError> {
         let id = state.id;
+        if state.is_over() {
+            self.make_room_for_finished();
+        }
         let generation = self.generation.fetch_add(1, Relaxed);
         let presence = Arc::new(Presence::default());
         let (tx, rx) = mpsc::channel(INBOX);
@@ -278,6 +286,7 @@ impl Registry {
             .lock()
             .expect("registry lock")
             .insert(id, handle.clone());
+        self.ctx.ledger.loaded(id);
         let span = tracing::info_span!("game", game = %id);
         let run = actor.run(rx).instrument(span).boxed();
         let games = self.games.clone();
@@ -293,115 +302,24 @@ impl Registry {
         Ok(handle)
     }
 
-    /// Whether one more unfinished game fits: under the server's cap, and under the caps of
-    /// the address asking (its unfinished games, and those still waiting for players), so one
-    /// client can never fill the server.
-    fn check_capacity(&self, creator: Option<IpKey>) -> Result<(), GameError> {
-        self.check_capacity_with(creator, false)
-    }
-
-    /// [`check_capacity`](Self::check_capacity) for a game with bots (`bots`): bots cost the
-    /// server their think time per turn, so an address runs only so many such games at once.
-    pub(super) fn check_capacity_with(
-        &self,
-        creator: Option<IpKey>,
-        bots: bool,
-    ) -> Result<(), GameError> {
+    /// Whether one more unfinished game of `creator` fits (with bots, or not): the ledger's
+    /// caps, and the server not shutting down.
+    pub(super) fn admit(&self, creator: Option<IpKey>, bots: bool) -> Result<(), GameError> {
         if self.closed.load(Relaxed) {
             return Err(GameError::Unavailable("the server is shutting down".into()));
         }
-        self.site.accepts()?;
-        if let Some(ip) = creator {
-            let games = self.games_of(ip);
-            if games.unfinished >= self.limits.max_games_per_ip {
-                return Err(GameError::rate_limited(
-                    "your address has too many unfinished games",
-                    Duration::from_secs(60),
-                ));
-            }
-            if games.open >= self.limits.max_open_games_per_ip {
-                return Err(GameError::rate_limited(
-                    "your address has too many games waiting for players",
-                    Duration::from_secs(60),
-                ));
-            }
-            if bots && games.with_bots >= self.limits.max_bot_games_per_ip {
-                return Err(GameError::rate_limited(
-                    &format!(
-                        "your address already plays {} games with bots; finish one first",
-                        games.with_bots
-                    ),
-                    Duration::from_secs(60),
-                ));
-            }
-        }
-        if self.metrics().live_games.get() as usize >= self.limits.max_live_games {
-            return Err(GameError::Unavailable(
-                "too many games are running; try again later".into(),
-            ));
-        }
-        Ok(())
+        self.ctx.ledger.admit(creator, bots)
     }
 
-    /// Whether `ip` may give one more game a bot (the creator's "give to a bot"): refused
-    /// when its unfinished games with bots are at the cap and `game` has none yet.
-    pub fn check_bot_cap(&self, ip: IpKey, game: Uuid) -> Result<(), GameError> {
-        if self.standing_of(game).is_some_and(|(_, bots)| bots) {
-            return Ok(());
-        }
-        let with_bots = self.games_of(ip).with_bots;
-        if with_bots >= self.limits.max_bot_games_per_ip {
-            return Err(GameError::rate_limited(
-                &format!(
-                    "your address already plays {with_bots} games with bots; finish one first"
-                ),
-                Duration::from_secs(60),
-            ));
-        }
-        Ok(())
+    /// Lets a bot into `game` ("give to a bot", asked from `asker`): counted against the cap of
+    /// the game's creator on games with bots ([`Ledger::let_bot_in`]).
+    pub fn let_bot_in(&self, game: Uuid, asker: IpKey) -> Result<(), GameError> {
+        self.ctx.ledger.let_bot_in(game, Some(asker))
     }
 
-    /// The unfinished games `ip` created (forgetting those that ended).
-    fn games_of(&self, ip: IpKey) -> AddressGames {
-        let mut creators = self.creators.lock().expect("registry lock");
-        let mut games = AddressGames::default();
-        let Some(ids) = creators.get_mut(&ip) else {
-            return games;
-        };
-        ids.retain(|id| match self.standing_of(*id) {
-            Some((status @ (GameStatus::Open | GameStatus::Live), bots)) => {
-                games.unfinished += 1;
-                games.open += usize::from(status == GameStatus::Open);
-                games.with_bots += usize::from(bots);
-                true
-            }
-            _ => false,
-        });
-        if games.unfinished == 0 {
-            creators.remove(&ip);
-        }
-        games
-    }
-
-    /// Where a loaded game stands and whether a bot plays in it: from its actor here, or from
-    /// what its node publishes.
-    fn standing_of(&self, id: Uuid) -> Option<(GameStatus, bool)> {
-        if let Some(handle) = self.cached(id) {
-            let presence = handle.presence();
-            return Some((presence.status(), presence.bots()));
-        }
-        self.site.digest(id).map(|d| (d.status, d.bots))
-    }
-
-    fn created_by(&self, ip: Option<IpKey>, id: Uuid) {
-        if let Some(ip) = ip {
-            self.creators
-                .lock()
-                .expect("registry lock")
-                .entry(ip)
-                .or_default()
-                .push(id);
-        }
+    /// The ledger of who created which game.
+    pub fn ledger(&self) -> &Arc<Ledger> {
+        &self.ctx.ledger
     }
 
     /// Cancels the games that have waited for players, untouched, for longer than `max_age`;

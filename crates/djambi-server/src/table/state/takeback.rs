@@ -1,6 +1,7 @@
-//! Whether a person may ask to take back a turn now, beyond what the log can replay: one
-//! request per turn (a refused request is not asked again before the next turn), and only a
-//! turn the person played (not one their bot played before they took the seat back).
+//! What a person may ask only once per turn, beyond what the log can replay: to take back a
+//! turn (one request per turn: a refused request is not asked again before the next turn, and
+//! only a turn the person played, not one their bot played before they took the seat back),
+//! and a draw (one offer per player per turn: offers and refusals cannot go round without end).
 
 use djambi_core::{GameEvent, Player, Turn};
 
@@ -37,6 +38,18 @@ impl NoTakeback {
 }
 
 impl GameState {
+    /// Whether `player` offered a draw since the last turn (one offer per player per turn).
+    pub fn offered_draw_this_turn(&self, player: Player) -> bool {
+        for (kind, _) in self.log.iter().rev() {
+            match kind {
+                EventKind::Turn { .. } => return false,
+                EventKind::DrawOffered(p) if *p == player => return true,
+                _ => {}
+            }
+        }
+        false
+    }
+
     /// Whether `player` may ask to take back their last turn now, and why not.
     pub fn takeback_allowed(&self, player: Player) -> Result<(), NoTakeback> {
         if !self.can_take_back(player) {
