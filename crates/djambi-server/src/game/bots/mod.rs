@@ -459,7 +459,7 @@ fn work(shared: &Shared, i: usize, tt_bytes: usize) {
         let began = Instant::now();
         let payer = started.charge.payer();
         let class = started.class;
-        run(engine, started.job, &stop);
+        let answer = run(engine, started.job, &stop);
         let mut queue = shared.lock();
         queue.fair.done(
             started.charge,
@@ -475,11 +475,36 @@ fn work(shared: &Shared, i: usize, tt_bytes: usize) {
                 queue.hints_running.remove(&payer);
             }
         }
+        drop(queue);
+        answer.send();
     }
 }
 
-/// Runs one job on the thread's engine and answers it.
-fn run(engine: &mut Engine, work: Work, stop: &Arc<AtomicBool>) {
+/// A job's answer, sent once the pool's books are up to date (so that a requester told its
+/// hint is done may ask for the next one at once).
+enum Answer {
+    Turn(oneshot::Sender<Option<Turn>>, Option<Turn>),
+    Hint(
+        oneshot::Sender<Result<Turn, Refused>>,
+        Result<Turn, Refused>,
+    ),
+    Losing(oneshot::Sender<bool>, bool),
+    Any(oneshot::Sender<AnyAnswer>, AnyAnswer),
+}
+
+impl Answer {
+    fn send(self) {
+        match self {
+            Answer::Turn(reply, v) => drop(reply.send(v)),
+            Answer::Hint(reply, v) => drop(reply.send(v)),
+            Answer::Losing(reply, v) => drop(reply.send(v)),
+            Answer::Any(reply, v) => drop(reply.send(v)),
+        }
+    }
+}
+
+/// Runs one job on the thread's engine; its answer, to send.
+fn run(engine: &mut Engine, work: Work, stop: &Arc<AtomicBool>) -> Answer {
     match work {
         Work::Think {
             pos,
@@ -493,7 +518,7 @@ fn run(engine: &mut Engine, work: Work, stop: &Arc<AtomicBool>) {
                 .think(&pos, level, &Limits::movetime(movetime))
                 .ok()
                 .map(|r| r.best);
-            let _ = reply.send(turn);
+            Answer::Turn(reply, turn)
         }
         Work::Hint {
             pos,
@@ -506,14 +531,12 @@ fn run(engine: &mut Engine, work: Work, stop: &Arc<AtomicBool>) {
                 .think(&pos, Level::Hard, &Limits::movetime(movetime))
                 .map(|r| r.best)
                 .map_err(|_| Refused::Stopped);
-            let _ = reply.send(turn);
+            Answer::Hint(reply, turn)
         }
         Work::Losing { pos, player, reply } => {
-            let _ = reply.send(engine.assess(&pos, player).losing);
+            Answer::Losing(reply, engine.assess(&pos, player).losing)
         }
-        Work::Background { job, reply } => {
-            let _ = reply.send(job(engine, stop.clone()));
-        }
+        Work::Background { job, reply } => Answer::Any(reply, job(engine, stop.clone())),
     }
 }
 
