@@ -86,7 +86,8 @@ pub async fn stale_socket(who: As) -> Outcome {
 /// Anonymous sockets asking for a long catch-up, `rate` a second for `seconds`, each held open
 /// a moment without reading.
 pub async fn catch_up_flood(who: As, rate: u32, seconds: u64) -> Outcome {
-    let (id, _, v) = match players::long_game(who, 1000).await {
+    // 480 turns: a record may not go past 500 turns without a kill (the house's rule).
+    let (id, _, v) = match players::long_game(who, 480).await {
         Ok(game) => game,
         Err(why) => return outcome(false, why),
     };
@@ -99,7 +100,7 @@ pub async fn catch_up_flood(who: As, rate: u32, seconds: u64) -> Outcome {
         let id = id.clone();
         tasks.push(tokio::spawn(async move {
             let mut ws = client::connect(who, &id).await?;
-            let since = v.saturating_sub(500);
+            let since = v.saturating_sub(450);
             client::send(
                 &mut ws,
                 &json!({"type": "hello", "protocol": 2, "since": since}),
