@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { SIGNS, isMarked, playedMark, playersOf, tally, turnSquares, verdictsByEvent } from '../../web/js/review/verdicts.js';
+import { SIGNS, accuracyOf, isMarked, keptChance, playedMark, playersOf, tally, turnSquares, verdictsByEvent } from '../../web/js/review/verdicts.js';
 import { hintsAllowed } from '../../web/js/play/hint.js';
 import { createBody, defaultOptions } from '../../web/js/gameopts.js';
 
@@ -57,6 +57,16 @@ test('verdicts: each player\'s tally, and the armies that play (a hostage has no
     y: { inaccuracy: 1, mistake: 0, blunder: 0 },
   });
   assert.deepEqual(playersOf(analysis), ['r', 'b', 'y']);
+});
+
+test('verdicts: the chance the engine\'s turn kept, and each player\'s accuracy, old analyses too', () => {
+  const now = { ...turn(1, 1, 'r', 'b7-b5', 'mistake', 'c7-f4'), before: 0.25, kept: 0.31, after: 0.12 };
+  assert.equal(keptChance(now), 0.31);
+  // Stored before `kept`: `before` was the chance with the engine's turn then.
+  assert.equal(keptChance(turn(1, 1, 'r', 'b7-b5', 'mistake', 'c7-f4')), 0.25);
+  const analysis = { start: [0.25, 0.25, 0.25, 0.25], turns: [], chances: [], accuracy: [87.4, null, 61, 0] };
+  assert.deepEqual(['r', 'b', 'y', 'g'].map((p) => accuracyOf(analysis, p)), [87.4, null, 61, 0]);
+  assert.equal(accuracyOf({ start: [], turns: [], chances: [] }, 'r'), null);
 });
 
 test('hints: against bots alone, or where the creator allowed them; never for a spectator', () => {

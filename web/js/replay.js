@@ -17,7 +17,7 @@ import { describeSquare, orphanedArmies, hostageArmy, playersPanel, gameOverCard
 import { errorText } from './errors.js';
 import { icon } from './icons.js';
 import { AnalysisPanel } from './review/panel.js';
-import { isMarked, playedMark, turnSquares, verdictsByEvent } from './review/verdicts.js';
+import { isMarked, keptChance, playedMark, turnSquares, verdictsByEvent } from './review/verdicts.js';
 import { percent } from './review/chart.js';
 
 /**
@@ -249,7 +249,7 @@ export function mount(main, { id }) {
   function reviewText(v) {
     const said = t('analysis.review', {
       n: v.turn, player: t(`player.${v.player}`), played: v.played, label: t(`analysis.label.${v.label}`),
-      before: percent(v.before), after: percent(v.after),
+      kept: percent(keptChance(v)), after: percent(v.after),
     });
     const chief = v.chief ? ` ${t('analysis.chief', { player: t(`player.${v.player}`) })}` : '';
     return `${said}${chief} ${t('analysis.better', { best: v.best })}`;

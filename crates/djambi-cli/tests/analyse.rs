@@ -1,6 +1,6 @@
 //! `djambi analyse --record FILE [--movetime MS] [--json]`, run as a real process on record
-//! files: one line per turn event, the JSON fields and their types, exit 2 on a bad record or
-//! option.
+//! files: one line per turn event and the closing accuracy line, the JSON fields and their
+//! types, exit 2 on a bad record or option.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -65,9 +65,42 @@ fn json_one_object_per_turn_with_every_field() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), PLAYED.len(), "{text}");
-    for (i, line) in lines.iter().enumerate() {
+    assert_eq!(lines.len(), PLAYED.len() + 1, "{text}");
+    let closing: Value = serde_json::from_str(lines[PLAYED.len()]).unwrap();
+    for p in ["r", "b", "y", "g"] {
+        let a = closing["accuracy"][p].as_f64().unwrap_or(-1.0);
+        assert!((0.0..=100.0).contains(&a), "{p}: {closing}");
+    }
+    let mut sum_before = None;
+    for (i, line) in lines[..PLAYED.len()].iter().enumerate() {
         let v: Value = serde_json::from_str(line).unwrap();
+        // Every player's chance after the turn, adding up to 1, the mover's being `after`.
+        let chances = v["chances"].as_object().unwrap();
+        assert_eq!(chances.len(), 4, "{line}");
+        let sum: f64 = chances.values().map(|c| c.as_f64().unwrap()).sum();
+        assert!((sum - 1.0).abs() < 0.001, "{line}");
+        assert_eq!(
+            v["chances"][v["player"].as_str().unwrap()],
+            v["after"],
+            "{line}"
+        );
+        assert!(
+            v["kept"].as_f64().unwrap() >= v["after"].as_f64().unwrap(),
+            "{line}"
+        );
+        // One truth per position: this mover's before is what the last turn left it (turns 2
+        // to 4: blue's resignation comes between the 4th and the 5th).
+        if let Some(prev) = sum_before.take()
+            && i < 4
+        {
+            let prev: &Value = &prev;
+            assert_eq!(
+                prev["chances"][v["player"].as_str().unwrap()],
+                v["before"],
+                "{line}"
+            );
+        }
+        sum_before = Some(v.clone());
         assert_eq!(v["turn"].as_u64(), Some(i as u64 + 1), "{line}");
         assert_eq!(v["player"], ["r", "b", "y", "g", "r"][i], "{line}");
         assert_eq!(v["played"], PLAYED[i], "{line}");
@@ -98,7 +131,8 @@ fn text_one_line_per_turn_and_repeatable_on_a_node_budget() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), PLAYED.len(), "{text}");
+    assert_eq!(lines.len(), PLAYED.len() + 1, "{text}");
+    assert!(lines[PLAYED.len()].starts_with("accuracy: Red "), "{text}");
     for (line, played) in lines.iter().zip(PLAYED) {
         assert!(line.contains(played), "{line}");
         assert!(LABELS.iter().any(|l| line.contains(l)), "{line}");
@@ -119,7 +153,7 @@ fn a_move_time_alone_and_a_record_without_turns() {
         "--json",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(stdout(&o).lines().count(), PLAYED.len());
+    assert_eq!(stdout(&o).lines().count(), PLAYED.len() + 1);
     let empty = RECORD.replace(
         &RECORD[RECORD.find("\"events\"").unwrap()..RECORD.find("\"meta\"").unwrap()],
         "\"events\": [{\"resign\": \"g\"}],\n  ",
@@ -127,7 +161,10 @@ fn a_move_time_alone_and_a_record_without_turns() {
     let path = record_file("empty", &empty);
     let o = djambi(&["analyse", "--record", path.to_str().unwrap(), "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "");
+    assert_eq!(
+        stdout(&o),
+        "{\"accuracy\":{\"r\":null,\"b\":null,\"y\":null,\"g\":null}}\n"
+    );
 }
 
 #[test]

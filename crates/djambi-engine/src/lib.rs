@@ -5,7 +5,8 @@
 //! limits ([`time`]), five [`Level`]s, the opponents the arena measures them against (the
 //! Max-N-2 players [`search::maxn`] and [`search::referee`], Best-Reply Search+ as a
 //! [`search::Style`], MCTS in [`search::mcts`]), the arena itself ([`arena`]), post-game analysis
-//! ([`analysis`]: each turn's chance of winning before and after, and a verdict), and puzzles
+//! ([`analysis`]: every player's chance of winning after each turn by a fitted value model, the
+//! engine's choice, a verdict and each player's accuracy), and puzzles
 //! ([`puzzle`]: positions of engine play with one clearly best turn, verified by the search).
 //! `docs/ENGINE.md` explains the design, `docs/ARENA.md` how strength is measured,
 //! `docs/STRENGTH.md` what was tried to make `hard` stronger and BENCHMARKS.md the figures.
@@ -39,7 +40,7 @@ pub mod time;
 mod tt;
 mod zobrist;
 
-pub use analysis::{Label, TurnAnalysis, analyse_game, analyse_game_with, analyse_turn};
+pub use analysis::{Judgement, Label, Model, analyse_game, analyse_game_with, judge};
 pub use engine::{
     ASSESS_NODES, DEFAULT_MOVETIME, Engine, EngineConfig, GameOver, MEDIUM_NODES, Report,
 };

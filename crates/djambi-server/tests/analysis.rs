@@ -81,7 +81,9 @@ async fn analysis_done(addr: std::net::SocketAddr, id: &str) -> String {
             since.elapsed() < Duration::from_secs(120),
             "no analysis in time"
         );
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        // Polls spend the address's analysis budget (1 unit each, 1 a second back): every
+        // 250 ms keeps a few seconds of polling within it, as the page's 1.5 s does forever.
+        tokio::time::sleep(Duration::from_millis(250)).await;
     }
 }
 
@@ -90,11 +92,27 @@ fn check_analysis(body: &str, id: &str) {
     let a: Value = serde_json::from_str(body).unwrap();
     assert_eq!(a["status"], "done");
     assert_eq!(a["game"], id);
-    assert_eq!(a["movetime_ms"], 0);
-    assert_eq!(a["nodes"], 300);
-    assert_eq!(a["start"], json!([0.25, 0.25, 0.25, 0.25]));
+    assert_eq!(a["model"], "maxn1-softmax-1");
+    let floats = |v: &Value| -> Vec<f64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    let start = floats(&a["start"]);
+    assert!((start.iter().sum::<f64>() - 1.0).abs() < 0.001, "{start:?}");
+    assert!(start.iter().all(|c| (0.2..0.3).contains(c)), "{start:?}");
     let turns = a["turns"].as_array().unwrap();
     let chances = a["chances"].as_array().unwrap();
+    // Each player's accuracy, 0 to 100: all four played.
+    let accuracy = floats(&a["accuracy"]);
+    assert_eq!(accuracy.len(), 4);
+    assert!(
+        accuracy.iter().all(|x| (0.0..=100.0).contains(x)),
+        "{accuracy:?}"
+    );
+    let mut previous = start;
     assert_eq!((turns.len(), chances.len()), (MOVES.len(), MOVES.len()));
     let mut pos = Position::new();
     for (i, (turn, (player, played))) in turns.iter().zip(MOVES).enumerate() {
@@ -108,25 +126,28 @@ fn check_analysis(body: &str, id: &str) {
             pos.parse_turn(best).is_ok(),
             "the engine's choice is legal: {turn}"
         );
-        for field in ["before", "after"] {
+        for field in ["before", "after", "kept"] {
             let x = turn[field].as_f64().unwrap();
             assert!((0.0..=1.0).contains(&x), "{turn}");
         }
+        // One truth per position: `before` is what the turn before left the mover, and the
+        // engine's choice keeps at least what the turn played does.
+        let mover = "rbyg".find(player).unwrap();
+        assert_eq!(turn["before"].as_f64().unwrap(), previous[mover], "{turn}");
+        assert!(
+            turn["kept"].as_f64().unwrap() >= turn["after"].as_f64().unwrap(),
+            "{turn}"
+        );
         let label = turn["label"].as_str().unwrap();
         assert!(
             ["best", "good", "inaccuracy", "mistake", "blunder"].contains(&label),
             "{turn}"
         );
         // Every player's chance after the turn, the mover's being `after`; they add up to 1.
-        let c: Vec<f64> = chances[i]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_f64().unwrap())
-            .collect();
-        let mover = "rbyg".find(player).unwrap();
+        let c = floats(&chances[i]);
         assert_eq!(c[mover], turn["after"].as_f64().unwrap(), "{i}: {c:?}");
         assert!((c.iter().sum::<f64>() - 1.0).abs() < 0.001, "{i}: {c:?}");
+        previous = c;
         pos.play(&pos.parse_turn(played).unwrap()).unwrap();
     }
 }
@@ -134,8 +155,7 @@ fn check_analysis(body: &str, id: &str) {
 #[tokio::test]
 async fn an_analysis_is_computed_once_stored_and_kept_across_a_restart() {
     let db = TestDb::sqlite();
-    let tweak = |c: &mut djambi_server::Config| c.analysis.analysis_nodes = Some(300);
-    let server = TestServer::start_with(&db, tweak).await;
+    let server = TestServer::start(&db).await;
     let addr = server.addr;
     let id = finished_game(addr).await;
     let path = format!("/api/games/{id}/analysis");
@@ -168,7 +188,7 @@ async fn an_analysis_is_computed_once_stored_and_kept_across_a_restart() {
     server.stop().await;
 
     // After a restart: served from the database at the first request.
-    let server = TestServer::start_with(&db, tweak).await;
+    let server = TestServer::start(&db).await;
     let (status, again) = http(server.addr, "GET", &path, None).await;
     assert_eq!((status, again.as_str()), (200, body.as_str()));
     assert_eq!(server.state.analyses.computed(), 0, "not computed again");
@@ -178,7 +198,7 @@ async fn an_analysis_is_computed_once_stored_and_kept_across_a_restart() {
 #[tokio::test]
 async fn looking_without_starting_starts_nothing() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.analysis.analysis_nodes = Some(50)).await;
+    let server = TestServer::start(&db).await;
     let addr = server.addr;
     let id = finished_game(addr).await;
     let look = format!("/api/games/{id}/analysis?start=false");
@@ -214,7 +234,7 @@ async fn looking_without_starting_starts_nothing() {
 #[tokio::test]
 async fn only_finished_games_are_analysed() {
     let db = TestDb::sqlite();
-    let server = TestServer::start_with(&db, |c| c.analysis.analysis_nodes = Some(50)).await;
+    let server = TestServer::start(&db).await;
     let addr = server.addr;
     let (live, _) = standard_game(addr).await;
     let (status, body) = get_json(addr, &format!("/api/games/{live}/analysis")).await;
@@ -247,7 +267,6 @@ async fn only_finished_games_are_analysed() {
 async fn analysis_requests_have_a_budget_per_address() {
     let db = TestDb::sqlite();
     let server = TestServer::start_with(&db, |c| {
-        c.analysis.analysis_nodes = Some(50);
         c.budgets.analysis_burst = 12;
         c.budgets.analysis_per_minute = 1;
         c.net.trusted_proxy = djambi_server::net::TrustedProxies::parse("127.0.0.1").unwrap();
@@ -274,8 +293,6 @@ async fn analysis_requests_have_a_budget_per_address() {
 async fn a_full_queue_is_refused_as_busy_with_when_to_retry() {
     let db = TestDb::sqlite();
     let server = TestServer::start_with(&db, |c| {
-        // A slow analysis (seconds), so the first is still on its way when the second comes.
-        c.analysis.analysis_movetime_ms = 500;
         c.analysis.analysis_queue = 1;
         c.net.trusted_proxy = djambi_server::net::TrustedProxies::parse("127.0.0.1").unwrap();
     })
@@ -283,6 +300,8 @@ async fn a_full_queue_is_refused_as_busy_with_when_to_retry() {
     let addr = server.addr;
     let first = finished_game(addr).await;
     let second = finished_game(addr).await;
+    // The bot threads busy, so the first is still on its way when the second comes.
+    let hold = server.hold_bots().await;
     let (status, body) = get_json(addr, &format!("/api/games/{first}/analysis")).await;
     assert_eq!(status, 202, "{body}");
     // Another address (its own share is free: the queue itself is full).
@@ -307,6 +326,7 @@ async fn a_full_queue_is_refused_as_busy_with_when_to_retry() {
     // The one on its way is still answered with its progress.
     let (status, body) = get_json(addr, &format!("/api/games/{first}/analysis")).await;
     assert_eq!(status, 202, "{body}");
+    drop(hold);
     server.stop().await;
 }
 
@@ -367,32 +387,42 @@ fn golden_files_pin_the_analysis_bodies() {
         serde_json::to_value(&progress).unwrap(),
         &mut failures,
     );
-    let verdict = |v, player, played: &str, best: &str, before, after, label, chief| TurnVerdict {
-        v,
-        turn: v as u32,
-        player,
-        played: played.into(),
-        best: best.into(),
-        before,
-        after,
-        label,
-        chief,
-    };
+    let verdict =
+        |v, player, played: &str, best: &str, [before, after, kept]: [f64; 3], label, chief| {
+            TurnVerdict {
+                v,
+                turn: v as u32,
+                player,
+                played: played.into(),
+                best: best.into(),
+                before,
+                after,
+                kept,
+                label,
+                chief,
+            }
+        };
     let view = AnalysisView {
         status: AnalysisStatus::Done,
         game,
-        movetime_ms: 100,
-        nodes: None,
-        start: Chances([0.25; 4]),
+        model: "maxn1-softmax-1",
+        start: Chances([0.2508, 0.2497, 0.2497, 0.2498]),
         turns: vec![
-            verdict(1, Army::Red, "b7-b5", "c7-f4", 0.25, 0.2436, "good", false),
+            verdict(
+                1,
+                Army::Red,
+                "b7-b5",
+                "c7-f4",
+                [0.2508, 0.2436, 0.2508],
+                "good",
+                false,
+            ),
             verdict(
                 2,
                 Army::Blue,
                 "h8-g8",
                 "h8-g8",
-                0.2561,
-                0.2561,
+                [0.2521, 0.2561, 0.2561],
                 "best",
                 false,
             ),
@@ -401,8 +431,7 @@ fn golden_files_pin_the_analysis_bodies() {
                 Army::Yellow,
                 "h3-g4",
                 "g2-f1",
-                0.2489,
-                0.0412,
+                [0.2533, 0.0412, 0.2533],
                 "blunder",
                 true,
             ),
@@ -412,6 +441,7 @@ fn golden_files_pin_the_analysis_bodies() {
             Chances([0.2398, 0.2561, 0.2533, 0.2508]),
             Chances([0.3127, 0.3302, 0.0412, 0.3159]),
         ],
+        accuracy: [Some(84.2), Some(100.0), Some(3.5), None],
     };
     golden::check(
         "http_analysis",

@@ -404,11 +404,7 @@ async fn reads_that_load_finished_games_have_a_budget_and_a_memory_bound() {
 #[tokio::test]
 async fn one_address_has_a_share_of_the_analysis_queue() {
     let db = TestDb::sqlite();
-    let server = server(&db, |c| {
-        c.analysis.analysis_movetime_ms = 300;
-        c.analysis.analysis_queue = 8;
-    })
-    .await;
+    let server = server(&db, |c| c.analysis.analysis_queue = 8).await;
     let addr = server.addr;
     let mut games = Vec::new();
     for _ in 0..4 {
@@ -416,6 +412,8 @@ async fn one_address_has_a_share_of_the_analysis_queue() {
         assert_eq!(status, 201, "{created}");
         games.push(created["id"].as_str().unwrap().to_string());
     }
+    // The bot threads busy: the analyses asked wait in the queue.
+    let hold = server.hold_bots().await;
     let mut statuses = Vec::new();
     for id in &games[..3] {
         statuses.push(
@@ -432,6 +430,7 @@ async fn one_address_has_a_share_of_the_analysis_queue() {
         "analysis queue of 8: one address started {:?}, an honest address 202",
         statuses
     );
+    drop(hold);
     server.stop().await;
 }
 

@@ -1,15 +1,17 @@
 // The chart of every player's chance of winning after each turn (the analysis's `chances`,
 // PROTOCOL §2.3): one line per player in its army's colour and a line style of its own (so colour
 // is never the only cue), a dot on the mover's line at each inaccuracy, mistake and blunder (a
-// click reviews that turn), and the turn shown on the board. Its text alternative is the SVG's
-// title and description, and the numbers in a table opened on demand.
+// click reviews that turn), and the turn shown on the board. The y-axis says what it shows; a
+// hover or a tap anywhere on the chart shows that turn and each player's chance beside it. Its
+// text alternative is the SVG's title and description, and the numbers in a table opened on
+// demand.
 
 import { h, svg } from '../dom.js';
 import { language, t } from '../i18n.js';
 import { armySwatch } from '../pieces.js';
 import { SIGNS, isMarked, playersOf } from './verdicts.js';
 
-const LEFT = 44;
+const LEFT = 58;
 const RIGHT = 12;
 const TOP = 10;
 const BOTTOM = 28;
@@ -68,6 +70,12 @@ export function chanceChart(o) {
       svg('line', { x1: LEFT, x2: W - RIGHT, y1: y(c), y2: y(c), class: c === 0 ? 'chart-axis' : 'chart-grid' }),
       svg('text', { x: LEFT - 6, y: y(c) + 4, class: 'chart-label', 'text-anchor': 'end', text: percent(c) }));
   }
+  // The y-axis's name, along it.
+  const mid = (TOP + H - BOTTOM) / 2;
+  chart.append(svg('text', {
+    x: 12, y: mid, class: 'chart-label chart-axis-name', 'text-anchor': 'middle',
+    transform: `rotate(-90 12 ${mid})`, text: t('analysis.y_axis'),
+  }));
   const every = Math.max(1, Math.ceil(n / Math.max(4, Math.floor(W / 70))));
   for (let i = 0; i <= n; i += every) {
     chart.append(svg('text', { x: x(i), y: H - 8, class: 'chart-label', 'text-anchor': 'middle', text: String(i) }));
@@ -89,12 +97,64 @@ export function chanceChart(o) {
     dot.addEventListener('click', () => o.onSelect(i));
     chart.append(dot);
   });
+  const tip = pointTip(o, players, series, chart, { W, x, y, n });
   const legend = h('ul', { class: 'chart-legend' },
     players.map((p) => h('li', {},
       svg('svg', { viewBox: '0 0 28 10', width: 28, height: 10, 'aria-hidden': 'true' },
         svg('line', { x1: 1, x2: 27, y1: 5, y2: 5, class: `chance-line army-${p}` })),
       armySwatch(p, 12), h('span', { text: o.name(p) }))));
-  return h('figure', { class: 'chance-figure' }, chart, legend, numbers(o, players, series));
+  return h('figure', { class: 'chance-figure' }, h('div', { class: 'chart-box' }, chart, tip), legend, numbers(o, players, series));
+}
+
+/**
+ * What a point of the chart says in words: the turn (or the start) and each player's chance.
+ * @param {ChartOptions} o @param {string[]} players @param {number[][]} series @param {number} i
+ */
+export function pointText(o, players, series, i) {
+  const chances = players.map((p) => `${o.name(p)} ${percent(series[i][ARMIES.indexOf(p)] || 0)}`).join(', ');
+  const turn = i > 0 ? o.analysis.turns[i - 1] : null;
+  return turn
+    ? t('analysis.point', { n: turn.turn, player: t(`player.${turn.player}`), played: turn.played, chances })
+    : t('analysis.start_point', { chances });
+}
+
+/**
+ * The hover and tap read-out: a guide at the turn under the pointer, a dot on each line, and the
+ * turn with every player's chance in a box beside it (also said to screen readers, politely).
+ * @param {ChartOptions} o @param {string[]} players @param {number[][]} series
+ * @param {SVGElement} chart @param {{W: number, x: (i: number) => number, y: (c: number) => number, n: number}} g
+ */
+function pointTip(o, players, series, chart, g) {
+  const tip = h('div', { class: 'chart-tip', role: 'status', 'aria-live': 'polite', hidden: true });
+  const guide = svg('g', { class: 'chart-point', visibility: 'hidden', 'aria-hidden': 'true' });
+  chart.append(guide);
+  /** @param {PointerEvent} e */
+  const show = (e) => {
+    const box = chart.getBoundingClientRect();
+    if (!box.width) return;
+    const vx = ((e.clientX - box.left) / box.width) * g.W;
+    const i = Math.max(0, Math.min(g.n, Math.round(g.n ? ((vx - LEFT) * g.n) / (g.W - LEFT - RIGHT) : 0)));
+    if (tip.dataset.i === String(i) && !tip.hidden) return;
+    tip.dataset.i = String(i);
+    guide.replaceChildren(
+      svg('line', { x1: g.x(i), x2: g.x(i), y1: TOP, y2: g.y(0), class: 'chart-guide' }),
+      ...players.map((p) => svg('circle', { cx: g.x(i), cy: g.y(series[i][ARMIES.indexOf(p)] || 0), r: 4, class: `chart-dot army-${p}` })));
+    guide.setAttribute('visibility', 'visible');
+    tip.textContent = pointText(o, players, series, i);
+    tip.hidden = false;
+    // Beside the guide, on the side with room.
+    const left = (g.x(i) / g.W) * box.width;
+    tip.style.left = left > box.width / 2 ? '' : `${Math.round(left + 10)}px`;
+    tip.style.right = left > box.width / 2 ? `${Math.round(box.width - left + 10)}px` : '';
+  };
+  const hide = () => {
+    guide.setAttribute('visibility', 'hidden');
+    tip.hidden = true;
+  };
+  chart.addEventListener('pointermove', show);
+  chart.addEventListener('pointerdown', show);
+  chart.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse') hide(); });
+  return tip;
 }
 
 /**

@@ -1,7 +1,8 @@
 // The replay's analysis panel (PROTOCOL §2.3), for a finished game: it looks whether the engine
 // has judged the game (never starting it by itself), offers "Analyse this game", follows the
-// engine's progress until it is done, then shows the chart of every player's chance, how many
-// inaccuracies, mistakes and blunders each player made, and how to see the better turns.
+// engine's progress until it is done, then shows the chart of every player's chance, each
+// player's accuracy and how many inaccuracies, mistakes and blunders it made, and how to see the
+// better turns.
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
@@ -9,7 +10,7 @@ import { getAnalysis } from '../api.js';
 import { errorText } from '../errors.js';
 import { armySwatch } from '../pieces.js';
 import { chanceChart } from './chart.js';
-import { MARKED, SIGNS, playersOf, tally } from './verdicts.js';
+import { MARKED, SIGNS, accuracyOf, playersOf, tally } from './verdicts.js';
 
 /** How often the page asks about an analysis on its way. */
 const POLL_MS = 1500;
@@ -124,13 +125,27 @@ export class AnalysisPanel {
       h('table', { class: 'tally' },
         h('caption', { class: 'visually-hidden', text: t('analysis.tally_caption') }),
         h('thead', {}, h('tr', {}, h('td'),
+          h('th', { scope: 'col', class: 'tally-accuracy' }, h('span', { text: t('analysis.accuracy') }),
+            h('span', { class: 'tally-label', text: t('analysis.accuracy_scale') })),
           MARKED.map((label) => h('th', { scope: 'col' },
             h('span', { class: `judge judge-${label}`, 'aria-hidden': 'true', text: SIGNS[label] }),
             h('span', { class: 'tally-label', text: t(`analysis.plural.${label}`) }))))),
         h('tbody', {}, players.map((p) => h('tr', {},
           h('th', { scope: 'row' }, armySwatch(p, 12), ' ', this.o.name(p)),
+          h('td', { class: 'num tally-accuracy', text: accuracyText(a, p) }),
           MARKED.map((label) => h('td', { class: 'num', text: String((counts[p] || {})[label] || 0) })))))),
+      h('p', { class: 'muted small', text: t('analysis.accuracy_explain') }),
       h('p', { class: 'muted small', text: t(marked ? 'analysis.how_to_review' : 'analysis.none') }),
     ];
   }
+}
+
+/**
+ * A player's accuracy as the tally shows it ("87"), or a dash when the analysis has none (one
+ * stored before accuracies were given, or a player who played no turn).
+ * @param {any} analysis @param {string} player
+ */
+function accuracyText(analysis, player) {
+  const a = accuracyOf(analysis, player);
+  return a === null ? '–' : String(Math.round(a));
 }

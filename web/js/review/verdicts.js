@@ -19,6 +19,8 @@ export const MARKED = /** @type {const} */ (['inaccuracy', 'mistake', 'blunder']
  * @property {string} best
  * @property {number} before
  * @property {number} after
+ * @property {number} [kept]   the mover's chance with the engine's turn (analyses stored before it
+ *   was given have none: `before` was that chance then)
  * @property {string} label
  * @property {boolean} [chief]
  * @property {number} [i]      its place in the analysis's turns (and chances)
@@ -100,4 +102,24 @@ export function tally(analysis) {
  */
 export function playersOf(analysis) {
   return ['r', 'b', 'y', 'g'].filter((_, k) => (analysis.start[k] || 0) > 0);
+}
+
+/**
+ * The mover's chance had it played the engine's turn: `kept`, or `before` in an analysis
+ * stored before `kept` was given (`before` was that chance then).
+ * @param {Verdict} verdict
+ */
+export function keptChance(verdict) {
+  return typeof verdict.kept === 'number' ? verdict.kept : verdict.before;
+}
+
+/**
+ * A player's accuracy over its turns, 0 to 100, as the analysis gives it; null when it gives
+ * none (an analysis stored before accuracies, or a player who played no turn).
+ * @param {{accuracy?: (number | null)[]}} analysis @param {string} player
+ * @returns {number | null}
+ */
+export function accuracyOf(analysis, player) {
+  const a = analysis.accuracy ? analysis.accuracy[['r', 'b', 'y', 'g'].indexOf(player)] : null;
+  return typeof a === 'number' ? a : null;
 }

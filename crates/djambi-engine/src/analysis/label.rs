@@ -4,23 +4,26 @@
 use std::fmt;
 use std::str::FromStr;
 
-// The scale: a fair share is 1/n of the game (0.25 at the four-player start), and by the static
-// evaluation a Militant lost for nothing at the start costs the mover about 0.01 of chance, a
-// Reporter 0.03, an Assassin 0.04, the chief (the whole player) all it had. docs/ENGINE.md
-// ("Analysis") gives how often each label comes out for each bot level.
+// The scale: the chances are calibrated probabilities of winning (docs/ENGINE.md "Analysis":
+// on held-out games a predicted 20 % wins about one game in five), so a drop is points of real
+// chance given away, as lichess's labels are drops of win percentage. A fair share is 1/n of
+// the game (0.25 at the four-player start). On the calibration's held-out games a Max-N-2
+// player's turns come out mostly `best` or `good` and 0.1 % `blunder`, the engine's `easy`
+// level's thirty times as often. ENGINE.md gives the rates for each player.
 
 /// Up to this drop in the chance of winning (0 to 1), a turn other than the engine's own is
-/// still `best`: a Militant lost for nothing at the start costs less.
+/// still `best`: one point of chance.
 pub const BEST_DROP: f64 = 0.01;
 
 /// Up to this drop, `good`.
 pub const GOOD_DROP: f64 = 0.03;
 
-/// Up to this drop, an `inaccuracy`: a Reporter or an Assassin lost at the start.
+/// Up to this drop, an `inaccuracy` (lichess's inaccuracy is 10 points of a two-player game's
+/// 50; this is 7 of a four-player game's 25).
 pub const INACCURACY_DROP: f64 = 0.07;
 
 /// Up to this drop, a `mistake`; beyond it, a `blunder`: more than half a fair share of the
-/// four-player game gone, as when the chief (and with it a whole army) is lost.
+/// four-player game given away.
 pub const MISTAKE_DROP: f64 = 0.15;
 
 /// The verdict on one played turn.
@@ -50,7 +53,7 @@ impl Label {
     ];
 
     /// The label of a turn that is not the engine's choice and breaks no chief rule, from the
-    /// drop `before − after` in the mover's chance of winning (a negative drop, a turn the
+    /// drop `kept − after` in the mover's chance of winning (a negative drop, a turn the
     /// engine finds better than its own, is `best`).
     pub fn from_drop(drop: f64) -> Label {
         if drop.is_nan() || drop <= BEST_DROP {

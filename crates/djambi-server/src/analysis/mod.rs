@@ -10,9 +10,9 @@
 //!   refused as busy, to be asked again later), [`AnalysisSettings::concurrent`] of them at
 //!   once, each turn a background job of the bot pool ([`BotPool::background`]): live games'
 //!   bots and hints always go first, and never wait for an analysis.
-//! - **Effort.** Every search has [`AnalysisSettings::movetime`] (or a node budget instead,
-//!   [`AnalysisSettings::nodes`], for an analysis the same on any machine); a game of 40 turns
-//!   takes about 40 × one or two move times of an idle bot thread.
+//! - **Effort.** Each turn is judged by the engine's value model (no search beyond its ply:
+//!   the same analysis on any machine), a few milliseconds a turn: a 100-turn game takes about
+//!   a second of an idle bot thread.
 
 mod run;
 
@@ -37,10 +37,6 @@ pub const BUSY_RETRY: Duration = Duration::from_secs(30);
 /// How analyses run.
 #[derive(Clone, Copy, Debug)]
 pub struct AnalysisSettings {
-    /// Each search's move time (unless `nodes` is given).
-    pub movetime: Duration,
-    /// A node budget for each search instead of the move time: a repeatable analysis.
-    pub nodes: Option<u64>,
     /// Most analyses waiting or running at once on this node.
     pub queue: usize,
     /// Most turns of analyses waiting or running at once on this node.
@@ -259,13 +255,12 @@ impl Analyses {
             .map_err(|e| StoreError::Corrupt(format!("game {id}: {e}")))?;
         job.total.store(state.turn_count(), Ordering::Relaxed);
         job.running.store(true, Ordering::Relaxed);
-        let Some(view) = run::analyse(&self.bots, &state, &self.settings, &job.done, charge).await
-        else {
+        let Some(view) = run::analyse(&self.bots, &state, &job.done, charge).await else {
             // The bot pool stopped: the server is shutting down.
             return Ok(());
         };
         let analysis = StoredAnalysis {
-            movetime_ms: view.movetime_ms,
+            movetime_ms: 0,
             body: serde_json::to_string(&view).expect("an analysis serialises"),
             created_at: now_ms(),
         };

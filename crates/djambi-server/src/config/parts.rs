@@ -280,15 +280,6 @@ pub struct BotFlags {
 /// Post-game analysis (`analysis`), on the bots' threads.
 #[derive(Clone, Debug, Args)]
 pub struct AnalysisFlags {
-    /// Milliseconds each of the analysis's searches takes (one or two per turn).
-    #[arg(long, env = "DJAMBI_ANALYSIS_MOVETIME_MS", default_value_t = 100)]
-    pub analysis_movetime_ms: u64,
-
-    /// A node budget for each of the analysis's searches instead of the move time: the same
-    /// game then gets the same analysis on any machine (tests use a small one).
-    #[arg(long, env = "DJAMBI_ANALYSIS_NODES")]
-    pub analysis_nodes: Option<u64>,
-
     /// Most analyses waiting or running at once; more are refused (`unavailable`, retry).
     #[arg(long, env = "DJAMBI_ANALYSIS_QUEUE", default_value_t = 16)]
     pub analysis_queue: usize,
@@ -487,8 +478,6 @@ impl AnalysisFlags {
     /// How analyses run.
     pub fn settings(&self) -> AnalysisSettings {
         AnalysisSettings {
-            movetime: Duration::from_millis(self.analysis_movetime_ms.max(1)),
-            nodes: self.analysis_nodes.map(|n| n.max(1)),
             queue: self.analysis_queue.max(1),
             queue_turns: self.analysis_queue_turns.max(1),
             concurrent: self.analysis_concurrency.max(1),

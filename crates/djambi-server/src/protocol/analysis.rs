@@ -42,18 +42,16 @@ pub struct AnalysisView {
     pub status: AnalysisStatus,
     /// The game.
     pub game: Uuid,
-    /// Each search's move time, in milliseconds (the analysis's effort); 0 with a node budget.
-    pub movetime_ms: u64,
-    /// Each search's node budget instead of a move time, if the server has one; left out
-    /// otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nodes: Option<u64>,
-    /// Every player's chance at the start, by the static evaluation.
+    /// The value model that judged it (docs/ENGINE.md "Analysis").
+    pub model: &'static str,
+    /// Every player's chance at the start.
     pub start: Chances,
     /// Each turn that stands, in order (passes included; resignations and draws are not turns).
     pub turns: Vec<TurnVerdict>,
     /// Every player's chance after each turn: `chances[i]` is after `turns[i]`.
     pub chances: Vec<Chances>,
+    /// Each army's accuracy over its turns, 0 to 100 (`null` for an army that played none).
+    pub accuracy: [Option<f64>; 4],
 }
 
 /// The verdict on one turn: `djambi analyse --json`'s fields, with the turn's event version.
@@ -69,12 +67,15 @@ pub struct TurnVerdict {
     pub played: String,
     /// The engine's choice in the same position.
     pub best: String,
-    /// The mover's chance of winning with the engine's choice, 0 to 1.
+    /// The mover's chance of winning before its turn, 0 to 1 (what the turn before left it).
     #[serde(serialize_with = "four_decimals")]
     pub before: f64,
     /// The mover's chance of winning after the turn played, 0 to 1.
     #[serde(serialize_with = "four_decimals")]
     pub after: f64,
+    /// The mover's chance after the engine's choice: what the best turn would have kept.
+    #[serde(serialize_with = "four_decimals")]
+    pub kept: f64,
     /// `best`, `good`, `inaccuracy`, `mistake` or `blunder`.
     pub label: &'static str,
     /// The turn let the mover's chief be killed on the next turn when another turn would not
@@ -118,13 +119,14 @@ mod tests {
             best: "b8-c7".into(),
             before: 0.251_234_9,
             after: 0.1,
+            kept: 0.3,
             label: "mistake",
             chief: false,
         };
         let json = serde_json::to_string(&verdict).unwrap();
         assert_eq!(
             json,
-            r#"{"v":7,"turn":3,"player":"b","played":"a9-a8","best":"b8-c7","before":0.2512,"after":0.1,"label":"mistake"}"#
+            r#"{"v":7,"turn":3,"player":"b","played":"a9-a8","best":"b8-c7","before":0.2512,"after":0.1,"kept":0.3,"label":"mistake"}"#
         );
         let json = serde_json::to_string(&TurnVerdict {
             chief: true,

@@ -11,7 +11,8 @@ use crate::table::GameStatus;
 /// A stored analysis.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredAnalysis {
-    /// Each search's move time, in milliseconds.
+    /// Each search's move time, in milliseconds, for the search-based analyses of old; 0 for
+    /// those of the value model, which searches nothing (the body's `model` names it).
     pub movetime_ms: u64,
     /// The analysis, as JSON.
     pub body: String,

@@ -46,6 +46,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "push",
         include_str!("../../../../migrations/sqlite/0007_push.sql"),
     ),
+    (
+        8,
+        "analysis_model",
+        include_str!("../../../../migrations/sqlite/0008_analysis_model.sql"),
+    ),
 ];
 
 /// (version, description, SQL) of each Postgres migration, in order.
@@ -89,6 +94,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         8,
         "push",
         include_str!("../../../../migrations/postgres/0008_push.sql"),
+    ),
+    (
+        9,
+        "analysis_model",
+        include_str!("../../../../migrations/postgres/0009_analysis_model.sql"),
     ),
 ];
 

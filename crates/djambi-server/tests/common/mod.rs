@@ -12,6 +12,8 @@ pub use ws::*;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use djambi_server::{AppState, Config};
@@ -177,6 +179,32 @@ impl TestServer {
         }
     }
 
+    /// Keeps every bot thread busy until the answer is dropped (jobs queued meanwhile, an
+    /// analysis's turns say, wait): returns once every thread runs one of the holding jobs.
+    #[allow(dead_code)]
+    pub async fn hold_bots(&self) -> BotHold {
+        let bots = self.state.registry.bots().clone();
+        let released = Arc::new(AtomicBool::new(false));
+        let running = Arc::new(AtomicUsize::new(0));
+        for _ in 0..bots.threads() {
+            let (bots, released, running) = (bots.clone(), released.clone(), running.clone());
+            tokio::spawn(async move {
+                let charge = djambi_server::game::bots::Charge::new(None, None);
+                bots.background(charge, Duration::from_millis(1), move |_, _| {
+                    running.fetch_add(1, Ordering::SeqCst);
+                    while !released.load(Ordering::SeqCst) {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                })
+                .await
+            });
+        }
+        while running.load(Ordering::SeqCst) < bots.threads() {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        BotHold(released)
+    }
+
     /// Shuts down gracefully and waits for it.
     pub async fn stop(mut self) {
         http::unregister(self.addr);
@@ -186,6 +214,15 @@ impl TestServer {
         if let Some(task) = self.task.take() {
             task.await.unwrap().unwrap();
         }
+    }
+}
+
+/// Every bot thread held busy ([`TestServer::hold_bots`]) until this is dropped.
+pub struct BotHold(Arc<AtomicBool>);
+
+impl Drop for BotHold {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
     }
 }
 
