@@ -1,5 +1,5 @@
 // Fills in the rules page's diagrams (web/data/rules-examples.json) with the `djambi` command, so
-// that the page (web/js/rules.js) shows what the rules engine says and implements no rule itself.
+// that the page (web/js/pages/rules.js) shows what the rules engine says and implements no rule itself.
 //
 //   cargo build --release -p djambi-cli && node scripts/rules-examples.mjs
 //

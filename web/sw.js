@@ -8,7 +8,7 @@
 //   Anything else (another hash, health checks, …) is left to the browser.
 // - /api/ and /ws/ are never touched: the game's state is the server's, never a cached copy.
 // - Push messages (JSON: game, kind, title, body) become notifications, unless this browser's
-//   settings (IndexedDB, written by js/notifysettings.js) turn that kind off; a click on one
+//   settings (IndexedDB, written by js/shared/notifysettings.js) turn that kind off; a click on one
 //   focuses a tab of that game or opens it.
 
 /* global self, caches, clients, indexedDB */
@@ -88,7 +88,7 @@ async function networkFirst(req) {
 }
 
 /**
- * This browser's notification settings (see js/notifysettings.js): the kinds turned off.
+ * This browser's notification settings (see js/shared/notifysettings.js): the kinds turned off.
  * Missing or unreadable settings turn nothing off.
  * @returns {Promise<Record<string, boolean>>}
  */

@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
-import { MOVETIME_PRESETS, botGameBody, createBody, customClock, defaultOnTimeout, defaultOptions, seatsOf } from '../../web/js/gameopts.js';
-import { timeLeftText } from '../../web/js/duration.js';
-import { isLoopbackHost, linkWarning } from '../../web/js/linkhost.js';
-import { isYourTurn, sortYourGames } from '../../web/js/yourgames.js';
-import { qrModules } from '../../web/js/qr.js';
+import { MOVETIME_PRESETS, botGameBody, createBody, customClock, defaultOnTimeout, defaultOptions, seatsOf } from '../../web/js/shared/gameopts.js';
+import { timeLeftText } from '../../web/js/shared/duration.js';
+import { isLoopbackHost, linkWarning } from '../../web/js/lobby/linkhost.js';
+import { isYourTurn, sortYourGames } from '../../web/js/lobby/yourgames.js';
+import { qrModules } from '../../web/js/shared/qr.js';
 import { makeTranslator } from '../../web/js/i18n.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, launchBrowserWith, shotPath, api, seriousViolations, pageWithErrors } from './harness.mjs';
-import { qrModules } from '../../web/js/qr.js';
+import { qrModules } from '../../web/js/shared/qr.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;

@@ -99,10 +99,57 @@ test('modules: web/js has no import cycle', () => {
   assert.equal(cycle, null, `import cycle: ${cycle && cycle.join(' → ')}`);
 });
 
+/**
+ * The parts of web/js, lowest first: a module may import modules of its own folder and of the
+ * parts below its own, never above or beside. Helpers are the files at the root
+ * (but the entry), `shared/` and `vendor/`; `board/` draws and narrates a game; `learn/` and
+ * `review/` build on the board; `puzzles/` on the lessons' trainer, `play/` on the review's
+ * marks, `lobby/` on both helpers and the board; `pages/` are the routes; `app.js` routes.
+ */
+export const LAYERS = [
+  ['helpers', ['', 'shared', 'vendor']],
+  ['board', ['board']],
+  ['learn, review', ['learn', 'review']],
+  ['puzzles, play, lobby', ['puzzles', 'play', 'lobby']],
+  ['pages', ['pages']],
+  ['entry', ['app.js']],
+];
+
+/** The rank of a module in LAYERS. @param {string} file */
+export function rankOf(file) {
+  const folder = file === 'app.js' ? 'app.js' : file.includes('/') ? file.split('/')[0] : '';
+  const rank = LAYERS.findIndex(([, folders]) => folders.includes(folder));
+  assert.ok(rank >= 0, `${file}: its folder ${folder || '(root)'} has no place in LAYERS`);
+  return rank;
+}
+
+/** The folder part of a module's path ('' at the root). @param {string} file */
+const folderOf = (file) => (file.includes('/') ? file.split('/')[0] : '');
+
+test('modules: web/js keeps at most 12 files at its root, the rest in folders by part', () => {
+  const root = files.filter((f) => !f.includes('/'));
+  assert.ok(root.length <= 12, `${root.length} files at the root of web/js: ${root.join(', ')}`);
+  for (const f of files) rankOf(f);
+});
+
+test('modules: pages → parts → board → helpers; a part imports no part beside or above it', () => {
+  const wrong = [];
+  for (const [file, deps] of graph) {
+    for (const dep of deps) {
+      const sameFolder = folderOf(file) === folderOf(dep) && file !== 'app.js' && dep !== 'app.js';
+      // Helpers may use one another (the cycle test above keeps them acyclic).
+      if (sameFolder || (rankOf(file) === 0 && rankOf(dep) === 0)) continue;
+      if (rankOf(dep) >= rankOf(file)) wrong.push(`${file} → ${dep}`);
+    }
+  }
+  assert.deepEqual(wrong, [], `imports against the layers:\n${wrong.join('\n')}`);
+});
+
 test('modules: only the entry module imports pages; nothing imports the entry', () => {
-  // A page is a module the router mounts: it exports `mount`.
+  // A page is a module the router mounts: it exports `mount`; every page lives in pages/.
   const pages = files.filter((f) => /^export function mount\b/m.test(/** @type {string} */ (sources.get(f))));
-  assert.ok(pages.includes('lobby.js') && pages.includes('game.js'), `pages found: ${pages}`);
+  assert.ok(pages.includes('pages/lobby.js') && pages.includes('pages/game.js'), `pages found: ${pages}`);
+  for (const page of pages) assert.ok(page.startsWith('pages/'), `${page} mounts a route: move it into pages/`);
   for (const [file, deps] of graph) {
     assert.ok(!deps.includes('app.js'), `${file} imports the entry module app.js`);
     if (file === 'app.js') continue;

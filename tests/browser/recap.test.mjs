@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 
 import { TurnRecap, STEP_MS, turnSquares, turnsSince } from '../../web/js/play/recap.js';
 import { eliminationText } from '../../web/js/play/outnotice.js';
-import { BOT_LEVELS, quickBotLevel, usualBotLevel } from '../../web/js/gameopts.js';
+import { BOT_LEVELS, quickBotLevel, usualBotLevel } from '../../web/js/shared/gameopts.js';
 import { makeTranslator } from '../../web/js/i18n.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

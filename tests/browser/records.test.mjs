@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { sharedServerAndBrowser, api, shotPath, seriousViolations } from './harness.mjs';
-import { parseRecordText } from '../../web/js/importcard.js';
+import { parseRecordText } from '../../web/js/lobby/importcard.js';
 
 const env = sharedServerAndBrowser();
 

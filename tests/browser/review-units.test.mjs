@@ -6,9 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { SIGNS, accuracyOf, isMarked, keptChance, playedMark, playersOf, tally, turnSquares, verdictsByEvent } from '../../web/js/review/verdicts.js';
+import { SIGNS, accuracyOf, isMarked, keptChance, playedMark, playersOf, tally, turnSquares, verdictsByEvent } from '../../web/js/board/verdicts.js';
 import { hintsAllowed } from '../../web/js/play/hint.js';
-import { createBody, defaultOptions } from '../../web/js/gameopts.js';
+import { createBody, defaultOptions } from '../../web/js/shared/gameopts.js';
 
 const turn = (v, number, player, played, label, best = played) =>
   ({ v, turn: number, player, played, best, before: 0.25, after: 0.2, label });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedServerAndBrowser, shotPath, seriousViolations, ROOT } from './harness.mjs';
-import { parseBoard } from '../../web/js/dpn.js';
+import { parseBoard } from '../../web/js/board/dpn.js';
 
 const env = sharedServerAndBrowser();
 

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sharedServerAndBrowser, api, shotPath, seriousViolations } from './harness.mjs';
-import { decodeTransfer, encodeTransfer, MAX_FRAGMENT, MAX_GAMES } from '../../web/js/transfercode.js';
+import { decodeTransfer, encodeTransfer, MAX_FRAGMENT, MAX_GAMES } from '../../web/js/shared/transfercode.js';
 
 const env = sharedServerAndBrowser();
 

@@ -8,14 +8,14 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
-import { parseBoard, parseDpn, boardField, previewBoard, livingPlayers, rulerOf, SQUARES } from '../../web/js/dpn.js';
-import * as P from '../../web/js/picker.js';
-import { narrate } from '../../web/js/narrate.js';
+import { parseBoard, parseDpn, boardField, previewBoard, livingPlayers, rulerOf, SQUARES } from '../../web/js/board/dpn.js';
+import * as P from '../../web/js/board/picker.js';
+import { narrate } from '../../web/js/board/narrate.js';
 import { makeTranslator, listOf } from '../../web/js/i18n.js';
-import { normalizeGame, applyEvent, touchedSquares, travels, positions, comingTurns, armiesOf } from '../../web/js/model.js';
-import { parseInvite } from '../../web/js/tokens.js';
+import { normalizeGame, applyEvent, touchedSquares, travels, positions, comingTurns, armiesOf } from '../../web/js/board/model.js';
+import { parseInvite } from '../../web/js/shared/tokens.js';
 import { gameFromWire, legalFromWire, stateFromWire } from '../../web/js/wire.js';
-import { displayCoords, squareAt } from '../../web/js/board.js';
+import { displayCoords, squareAt } from '../../web/js/board/board.js';
 import { liveTimes, deadlineLeft, formatClock, durationParts, voteTarget, canAnswerVote, awayFor, canAskTakeback, canAnswerTakeback } from '../../web/js/play/table.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

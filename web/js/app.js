@@ -46,13 +46,13 @@ async function route() {
   document.body.dataset.page = name;
   markNav(name);
   let mod;
-  if (name === 'lobby') mod = await import('./lobby.js');
-  else if (name === 'game') mod = await import('./game.js');
-  else if (name === 'replay') mod = await import('./replay.js');
-  else if (name === 'rules') mod = await import('./rules.js');
-  else if (name === 'transfer') mod = await import('./transferpage.js');
-  else if (name === 'learn') mod = await import('./learn/page.js');
-  else if (name === 'puzzles') mod = await import('./puzzles/page.js');
+  if (name === 'lobby') mod = await import('./pages/lobby.js');
+  else if (name === 'game') mod = await import('./pages/game.js');
+  else if (name === 'replay') mod = await import('./pages/replay.js');
+  else if (name === 'rules') mod = await import('./pages/rules.js');
+  else if (name === 'transfer') mod = await import('./pages/transfer.js');
+  else if (name === 'learn') mod = await import('./pages/learn.js');
+  else if (name === 'puzzles') mod = await import('./pages/puzzles.js');
   if (seq !== routeSeq) return;
   if (!mod) {
     document.title = `${t('notfound.title')} — Djambi Online`;

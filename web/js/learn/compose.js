@@ -4,7 +4,7 @@
 // the bare turn `from-to`, which the server then judges and refuses with the core's reason. The
 // page implements no rule: it only widens what may be entered. Pure, unit-tested under Node.
 
-import { SQUARES } from '../dpn.js';
+import { SQUARES } from '../board/dpn.js';
 
 /**
  * The legal map (`{"from-to": [suffixes]}`, wire.js) widened with every other move of every

@@ -11,7 +11,7 @@
 //   refused   text the core's reason contains (`"(R3.5)"`): the goal is to see the rule refuse
 //             the turn.
 
-import { parseTurn } from '../picker.js';
+import { parseTurn } from '../board/picker.js';
 
 /**
  * @typedef {object} Outcome

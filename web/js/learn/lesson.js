@@ -6,7 +6,7 @@
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { errorText } from '../errors.js';
-import { narrate } from '../narrate.js';
+import { narrate } from '../board/narrate.js';
 import { Trainer } from './trainer.js';
 import { hintFor, playOn, positionInfo } from './positions.js';
 import { meetsGoal, wantsRefusal } from './goal.js';

@@ -6,12 +6,12 @@
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { BoardView } from '../board.js';
-import { parseDpn } from '../dpn.js';
-import * as P from '../picker.js';
-import { turnPrompt } from '../prompt.js';
-import { describeSquare, hostageArmy, orphanedArmies } from '../panels.js';
-import { touchedSquares, travels } from '../model.js';
+import { BoardView } from '../board/board.js';
+import { parseDpn } from '../board/dpn.js';
+import * as P from '../board/picker.js';
+import { turnPrompt } from '../board/prompt.js';
+import { describeSquare, hostageArmy, orphanedArmies } from '../board/panels.js';
+import { touchedSquares, travels } from '../board/model.js';
 import { widenLegal } from './compose.js';
 
 /**
@@ -195,7 +195,7 @@ export class Trainer {
       return;
     }
     const pos = parseDpn(this.info.position);
-    /** @type {import('../board.js').Marks} */
+    /** @type {import('../board/board.js').Marks} */
     const marks = { dim: orphanedArmies(pos), hostage: hostageArmy(pos), hint: this.hint, last: this.hint.length ? [] : this.focus };
     if (entering) Object.assign(marks, this.choiceMarks());
     this.board.draw(pos.board, marks, animate);
@@ -204,11 +204,11 @@ export class Trainer {
   /**
    * What may be chosen now, drawn from the legal turns only (a free step accepts more clicks
    * than it shows).
-   * @returns {import('../board.js').Marks}
+   * @returns {import('../board/board.js').Marks}
    */
   choiceMarks() {
     const legal = P.createPicker(this.info ? this.info.legal : {});
-    /** @type {import('./../picker.js').PickerState | null} */
+    /** @type {import('../board/picker.js').PickerState | null} */
     let shown = legal;
     for (const c of this.picker.path) shown = shown && P.choose(shown, c.value);
     const from = P.chosen(this.picker, 'from');

@@ -4,12 +4,12 @@
 
 import { h, toast, copyText } from '../dom.js';
 import { t } from '../i18n.js';
-import { isAlive } from '../model.js';
+import { isAlive } from '../board/model.js';
 import { recordTextUrl, recordUrl } from '../api.js';
-import { rulesSummary } from '../panels.js';
+import { rulesSummary } from '../board/panels.js';
 import { clockSummary } from './clocks.js';
-import { askNotifications, notificationState, setSound, soundOn } from './alerts.js';
-import { syncPush } from '../push.js';
+import { askNotifications, notificationState, setSound, soundOn } from '../shared/alerts.js';
+import { syncPush } from '../shared/push.js';
 import { botLevel, canAskTakeback } from './table.js';
 
 /**

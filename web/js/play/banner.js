@@ -5,9 +5,9 @@
 import { h, toast, copyText } from '../dom.js';
 import { t } from '../i18n.js';
 import { recordTextUrl, recordUrl } from '../api.js';
-import { loadInvites } from '../tokens.js';
-import { gameOverCard, turnBanner } from '../panels.js';
-import { armySwatch } from '../pieces.js';
+import { loadInvites } from '../shared/tokens.js';
+import { gameOverCard, turnBanner } from '../board/panels.js';
+import { armySwatch } from '../board/pieces.js';
 import { deadlineNote, firstTurnNote, seatClock } from './clocks.js';
 import { requestBoxes } from './requests.js';
 import { rematchBox } from './rematch.js';

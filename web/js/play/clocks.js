@@ -4,7 +4,7 @@
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { timeLeftText } from '../duration.js';
+import { timeLeftText } from '../shared/duration.js';
 import { deadlineLeft, durationParts, formatClock, liveTimes } from './table.js';
 
 /** Below this, a running live clock is shown as low on time. */

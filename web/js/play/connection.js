@@ -9,17 +9,17 @@
 import { toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { getGame, loadHistory } from '../api.js';
-import { forgetSeat } from '../tokens.js';
-import { GameSocket } from '../socket.js';
-import { addHistory, applyEvent, applyPresence, normalizeGame, syncSeats, travels } from '../model.js';
-import { narrate } from '../narrate.js';
+import { forgetSeat } from '../shared/tokens.js';
+import { GameSocket } from '../shared/socket.js';
+import { addHistory, applyEvent, applyPresence, normalizeGame, syncSeats, travels } from '../board/model.js';
+import { narrate } from '../board/narrate.js';
 import { errorText } from '../errors.js';
 import { savedName } from '../prefs.js';
 
 /** Events after which the position (and so the turn being entered) is new. */
 const NEW_POSITION = ['turn', 'resign', 'draw_agreed', 'started', 'seat_to_bot', 'seat_to_human', 'taken_back', 'paused'];
 
-/** @typedef {import('../socket.js').SocketHandlers} SocketHandlers */
+/** @typedef {import('../shared/socket.js').SocketHandlers} SocketHandlers */
 
 /**
  * The socket's handlers (`GameSocket` calls them as methods of this object).
@@ -188,7 +188,7 @@ export class GameConnection {
     }
   }
 
-  /** @param {import('../socket.js').SocketStatus} s */
+  /** @param {import('../shared/socket.js').SocketStatus} s */
   onStatus(s) {
     const { state, view } = this;
     state.status = s;

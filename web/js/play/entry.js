@@ -4,18 +4,18 @@
 
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
-import { parseDpn, previewBoard } from '../dpn.js';
-import * as P from '../picker.js';
-import { isAlive, positions, touchedSquares } from '../model.js';
-import { turnPrompt } from '../prompt.js';
-import { describeSquare, orphanedArmies, hostageArmy, who } from '../panels.js';
+import { parseDpn, previewBoard } from '../board/dpn.js';
+import * as P from '../board/picker.js';
+import { isAlive, positions, touchedSquares } from '../board/model.js';
+import { turnPrompt } from '../board/prompt.js';
+import { describeSquare, orphanedArmies, hostageArmy, who } from '../board/panels.js';
 import { errorText } from '../errors.js';
 
 const CONFIRM_KEY = 'djambi.confirm';
 
 /**
  * @typedef {object} EntryContext
- * @property {import('../board.js').BoardView} board
+ * @property {import('../board/board.js').BoardView} board
  * @property {HTMLElement} frame     the board's frame (marked while it is our turn)
  * @property {HTMLElement} prompt    the line under the board
  * @property {() => any} game
@@ -26,7 +26,7 @@ const CONFIRM_KEY = 'djambi.confirm';
  * @property {() => number | null} viewing  index of the event whose position is shown; null: live
  * @property {() => void} backToLive
  * @property {(turn: string) => Promise<any>} sendMove
- * @property {() => {event: any | null, turns: import('../board.js').TurnMark[]}} recap  the turns
+ * @property {() => {event: any | null, turns: import('../board/board.js').TurnMark[]}} recap  the turns
  *   since our last one: their marks, and the one whose position is shown while others wait
  * @property {() => void} skipRecap  shows the waiting turns at once (the person wants to play)
  * @property {() => string[]} hint   the squares of the engine's suggestion for us, if shown
@@ -189,7 +189,7 @@ export class TurnEntry {
     const lastEv = all.length ? all[all.length - 1].event : null;
     // Entering a turn clears the marks of the others' turns (back if the choice is taken back).
     const entering = this.c.myTurn() && (this.picker.path.length > 0 || this.sending);
-    /** @type {import('../board.js').Marks} */
+    /** @type {import('../board/board.js').Marks} */
     const marks = {
       last: recap.turns.length ? [] : touchedSquares(lastEv),
       turns: entering ? [] : recap.turns,

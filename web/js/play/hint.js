@@ -7,7 +7,7 @@ import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { askHint } from '../api.js';
 import { errorText } from '../errors.js';
-import { turnSquares } from '../review/verdicts.js';
+import { turnSquares } from '../board/verdicts.js';
 
 /**
  * Whether the game allows `me` hints: the creator allowed them, or every other living seat is a

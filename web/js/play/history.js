@@ -4,10 +4,10 @@
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { positions } from '../model.js';
-import { historyList, scrollToCurrent } from '../turns.js';
-import { armySwatch } from '../pieces.js';
-import { icon } from '../icons.js';
+import { positions } from '../board/model.js';
+import { historyList, scrollToCurrent } from '../board/turns.js';
+import { armySwatch } from '../board/pieces.js';
+import { icon } from '../board/icons.js';
 
 /**
  * Draws the history panel into `box`.

@@ -4,8 +4,8 @@
 // watch on or to leave for the lobby.
 
 import { h } from '../dom.js';
-import { MAZE } from '../dpn.js';
-import { pieceName } from '../narrate.js';
+import { MAZE } from '../board/dpn.js';
+import { pieceName } from '../board/narrate.js';
 import { capitalize, t } from '../i18n.js';
 
 /** @typedef {import('../i18n.js').Translate} Translate */

@@ -6,7 +6,7 @@
 // never holds up the person: `finish` shows what is left at once (a click on the board does).
 // No DOM: the page draws from `showing()` and `marks()`; the timer can be replaced in tests.
 
-import { MAZE } from '../dpn.js';
+import { MAZE } from '../board/dpn.js';
 
 /** How long each turn is shown when turns queue up, ms. */
 export const STEP_MS = 750;

@@ -6,8 +6,8 @@
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { narrate } from '../narrate.js';
-import { isAlive, travels } from '../model.js';
+import { narrate } from '../board/narrate.js';
+import { isAlive, travels } from '../board/model.js';
 import { TurnRecap, turnsSince } from './recap.js';
 import { eliminationText, outNoticeCard } from './outnotice.js';
 

@@ -5,7 +5,7 @@
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { claimSeat } from '../api.js';
-import { saveSeat } from '../tokens.js';
+import { saveSeat } from '../shared/tokens.js';
 
 /**
  * @typedef {object} RematchContext

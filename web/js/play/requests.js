@@ -4,11 +4,11 @@
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { isAlive } from '../model.js';
-import { botLevelName, who } from '../panels.js';
+import { isAlive } from '../board/model.js';
+import { botLevelName, who } from '../board/panels.js';
 import { durationText } from './clocks.js';
 import { awayFor, botLevel, canAnswerTakeback, canAnswerVote, seatOf, voteTarget } from './table.js';
-import { BOT_LEVELS, usualBotLevel } from '../gameopts.js';
+import { BOT_LEVELS, usualBotLevel } from '../shared/gameopts.js';
 
 /**
  * @typedef {object} RequestContext

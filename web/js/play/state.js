@@ -5,7 +5,7 @@
 
 import { botLevel } from './table.js';
 
-/** @typedef {import('../socket.js').SocketStatus} SocketStatus */
+/** @typedef {import('../shared/socket.js').SocketStatus} SocketStatus */
 
 export class PageState {
   /**
@@ -22,7 +22,7 @@ export class PageState {
     this.you = null;
     /** @type {SocketStatus} */
     this.status = 'connecting';
-    /** The socket to the game; null before connecting and once the page is left. @type {import('../socket.js').GameSocket | null} */
+    /** The socket to the game; null before connecting and once the page is left. @type {import('../shared/socket.js').GameSocket | null} */
     this.socket = null;
     /** Index of the event whose position is shown; null: the live position. @type {number | null} */
     this.viewing = null;

@@ -6,18 +6,18 @@
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { BoardView } from '../board.js';
-import { ChatPanel } from '../chat.js';
-import { describeSquare, playersPanel } from '../panels.js';
+import { BoardView } from '../board/board.js';
+import { ChatPanel } from './chat.js';
+import { describeSquare, playersPanel } from '../board/panels.js';
 import { rememberFinishedGame } from '../prefs.js';
-import { armySwatch } from '../pieces.js';
-import { keepFocus } from '../focus.js';
+import { armySwatch } from '../board/pieces.js';
+import { keepFocus } from '../shared/focus.js';
 import { TurnEntry } from './entry.js';
 import { bannerContent } from './banner.js';
 import { actionsContent } from './actions.js';
 import { renderHistory } from './history.js';
 import { ClockTicker, durationText, seatClock } from './clocks.js';
-import { chime, notifyIfHidden, titleAlertOn, unlockAudioOnGesture } from './alerts.js';
+import { chime, notifyIfHidden, titleAlertOn, unlockAudioOnGesture } from '../shared/alerts.js';
 import { awayFor, voteTarget } from './table.js';
 import { RecapView } from './recapview.js';
 import { SideTabs } from './sidetabs.js';

@@ -7,8 +7,8 @@
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { errorText } from '../errors.js';
-import { narrate } from '../narrate.js';
-import { armySwatch } from '../pieces.js';
+import { narrate } from '../board/narrate.js';
+import { armySwatch } from '../board/pieces.js';
 import { Trainer } from '../learn/trainer.js';
 import { answerPuzzle, getPuzzle, hintFor, playOn, puzzleSolution } from '../learn/positions.js';
 import { markSolved, solvedPuzzles } from '../learn/progress.js';

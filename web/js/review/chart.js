@@ -8,8 +8,8 @@
 
 import { h, svg } from '../dom.js';
 import { language, t } from '../i18n.js';
-import { armySwatch } from '../pieces.js';
-import { SIGNS, isMarked, playersOf } from './verdicts.js';
+import { armySwatch } from '../board/pieces.js';
+import { SIGNS, isMarked, playersOf } from '../board/verdicts.js';
 
 const LEFT = 58;
 const RIGHT = 12;

@@ -8,9 +8,9 @@ import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { getAnalysis } from '../api.js';
 import { errorText } from '../errors.js';
-import { armySwatch } from '../pieces.js';
+import { armySwatch } from '../board/pieces.js';
 import { chanceChart } from './chart.js';
-import { MARKED, SIGNS, accuracyOf, playersOf, tally } from './verdicts.js';
+import { MARKED, SIGNS, accuracyOf, playersOf, tally } from '../board/verdicts.js';
 
 /** How often the page asks about an analysis on its way. */
 const POLL_MS = 1500;

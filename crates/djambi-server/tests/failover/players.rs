@@ -1,4 +1,4 @@
-//! Players as the browser client behaves (web/js/socket.js): each seat plays a random legal
+//! Players as the browser client behaves (web/js/shared/socket.js): each seat plays a random legal
 //! turn when the server tells it it is to move, and when its socket closes or fails it
 //! reconnects (through the load balancer, so to any node), says `hello` with the last version
 //! it saw, and sends again the command still waiting for its ack, with the same ack id. Every

@@ -5,7 +5,7 @@
 // so the audio is unlocked on the first click or key and permission is asked from a button,
 // never on load.
 
-import { loadNotifySettings } from '../notifysettings.js';
+import { loadNotifySettings } from './notifysettings.js';
 import { activeRegistration } from '../serviceworker.js';
 
 const SOUND_KEY = 'djambi.sound';

@@ -2,10 +2,10 @@
 // "Red's Assassin kills Blue's Chief in the maze and leaves to e6 — Blue is eliminated and Blue's
 // army passes to Red". Pure: takes the translate function, so it runs under Node too.
 
-import { capitalize, listOf } from './i18n.js';
+import { capitalize, listOf } from '../i18n.js';
 import { MAZE } from './dpn.js';
 
-/** @typedef {import('./i18n.js').Translate} Translate */
+/** @typedef {import('../i18n.js').Translate} Translate */
 /** @typedef {{army: string, role: string}} EffectPiece */
 
 /**

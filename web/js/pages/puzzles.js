@@ -4,8 +4,8 @@
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { listPuzzles } from '../learn/positions.js';
-import { puzzleList } from './list.js';
-import { puzzleSolver } from './solve.js';
+import { puzzleList } from '../puzzles/list.js';
+import { puzzleSolver } from '../puzzles/solve.js';
 
 /**
  * @param {HTMLElement} main

@@ -4,13 +4,13 @@
 // sent over it (play/commands.js). It resumes its seat after a reload, or takes the seat of an
 // invite link first; a seat held here gets its push notifications (push.js).
 
-import { loadSeat, parseInvite, saveSeat } from './tokens.js';
-import { openInvite } from './claim.js';
-import { PageState } from './play/state.js';
-import { TableCommands } from './play/commands.js';
-import { GameView } from './play/view.js';
-import { GameConnection } from './play/connection.js';
-import { syncPush } from './push.js';
+import { loadSeat, parseInvite, saveSeat } from '../shared/tokens.js';
+import { openInvite } from '../play/claim.js';
+import { PageState } from '../play/state.js';
+import { TableCommands } from '../play/commands.js';
+import { GameView } from '../play/view.js';
+import { GameConnection } from '../play/connection.js';
+import { syncPush } from '../shared/push.js';
 
 /**
  * Mounts the game page.

@@ -2,15 +2,15 @@
 // positions with the marks and example turns the djambi command gave for them
 // (data/rules-examples.json, scripts/rules-examples.mjs), drawn by rulesfigure.js.
 
-import { h, replace } from './dom.js';
-import { t } from './i18n.js';
-import { pieceIcon } from './pieces.js';
-import { rulesFigure } from './rulesfigure.js';
+import { h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { pieceIcon } from '../board/pieces.js';
+import { rulesFigure } from '../board/rulesfigure.js';
 
-/** @typedef {{figures: Record<string, import('./rulesfigure.js').Figure>}} Examples */
+/** @typedef {{figures: Record<string, import('../board/rulesfigure.js').Figure>}} Examples */
 
 /** The diagrams' data, next to the client's modules (under the client's hash, like them). */
-const EXAMPLES_URL = new URL('../data/rules-examples.json', import.meta.url);
+const EXAMPLES_URL = new URL('../../data/rules-examples.json', import.meta.url);
 
 /** @type {Promise<Examples | null> | null} */
 let loading = null;

@@ -3,23 +3,23 @@
 // game record. The page composes its cards: createform.js, manage.js (the creator's view),
 // yourgames.js, notifycard.js, gamelists.js, importcard.js.
 
-import { h, replace, toast } from './dom.js';
-import { t } from './i18n.js';
-import { createGame, claimSeat } from './api.js';
-import { saveAdmin, saveInvites, saveSeat } from './tokens.js';
-import { pieceIcon } from './pieces.js';
-import { ARMIES } from './dpn.js';
-import { navigate } from './nav.js';
-import { errorText } from './errors.js';
-import { hasFinishedGame, rememberBotLevel, savedBotLevel, savedName } from './prefs.js';
-import { BOT_LEVELS, botGameBody, quickBotLevel } from './gameopts.js';
-import { createForm } from './createform.js';
-import { manageCard } from './manage.js';
-import { yourGamesCard } from './yourgames.js';
-import { gameListsCard } from './gamelists.js';
-import { importCard } from './importcard.js';
-import { notifyCard } from './notifycard.js';
-import { keepFocus } from './focus.js';
+import { h, replace, toast } from '../dom.js';
+import { t } from '../i18n.js';
+import { createGame, claimSeat } from '../api.js';
+import { saveAdmin, saveInvites, saveSeat } from '../shared/tokens.js';
+import { pieceIcon } from '../board/pieces.js';
+import { ARMIES } from '../board/dpn.js';
+import { navigate } from '../nav.js';
+import { errorText } from '../errors.js';
+import { hasFinishedGame, rememberBotLevel, savedBotLevel, savedName } from '../prefs.js';
+import { BOT_LEVELS, botGameBody, quickBotLevel } from '../shared/gameopts.js';
+import { createForm } from '../lobby/createform.js';
+import { manageCard } from '../lobby/manage.js';
+import { yourGamesCard } from '../lobby/yourgames.js';
+import { gameListsCard } from '../lobby/gamelists.js';
+import { importCard } from '../lobby/importcard.js';
+import { notifyCard } from '../lobby/notifycard.js';
+import { keepFocus } from '../shared/focus.js';
 
 /** How often the public lists (and the creator's card) are fetched again. */
 const LISTS_REFRESH_MS = 8000;

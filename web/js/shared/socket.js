@@ -2,7 +2,7 @@
 // with `since: v`, and resends commands still waiting for their ack (the server applies a
 // resent ack at most once).
 
-import { PROTOCOL_VERSION, gameFromWire, legalFromWire, stateFromWire } from './wire.js';
+import { PROTOCOL_VERSION, gameFromWire, legalFromWire, stateFromWire } from '../wire.js';
 
 /** Ack ids must never repeat for a seat, across page loads too: start from the clock. */
 let nextAck = Date.now() * 64;

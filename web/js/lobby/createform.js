@@ -2,17 +2,17 @@
 // bots' think time, the time control and what a timeout does, the ruleset options. It keeps its
 // options while the page lives and hands `onSubmit` the `CreateGame` body (gameopts.js).
 
-import { h, replace, toast } from './dom.js';
-import { language, t } from './i18n.js';
-import { armySwatch } from './pieces.js';
-import { keepFocus } from './focus.js';
-import { fieldError } from './errors.js';
-import { clearInvalid, markInvalid } from './invalid.js';
-import { ARMIES } from './dpn.js';
+import { h, replace, toast } from '../dom.js';
+import { language, t } from '../i18n.js';
+import { armySwatch } from '../board/pieces.js';
+import { keepFocus } from '../shared/focus.js';
+import { fieldError } from '../errors.js';
+import { clearInvalid, markInvalid } from '../shared/invalid.js';
+import { ARMIES } from '../board/dpn.js';
 import {
   BOT_LEVELS, CUSTOM_LIMITS, CUSTOM_LIVE, LIVE_PRESETS, MOVETIME_PRESETS, PER_TURN_PRESETS, SERVER_MOVETIME_MS,
   createBody, defaultOnTimeout, defaultOptions, liveKey, seatsOf,
-} from './gameopts.js';
+} from '../shared/gameopts.js';
 
 /**
  * A think time as people say it: "0.5 s", "1 s (default)".

@@ -4,14 +4,14 @@
 // for the invite links this browser keeps. What is wrong is said under the record's field: the
 // server's own reason (the first event that does not replay), or the client's (not JSON).
 
-import { h, replace } from './dom.js';
-import { t } from './i18n.js';
-import { getGame, importRecord } from './api.js';
-import { saveInvites } from './tokens.js';
-import { errorText } from './errors.js';
-import { markInvalid, clearInvalid } from './invalid.js';
-import { navigate } from './nav.js';
-import { keepFocus } from './focus.js';
+import { h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { getGame, importRecord } from '../api.js';
+import { saveInvites } from '../shared/tokens.js';
+import { errorText } from '../errors.js';
+import { markInvalid, clearInvalid } from '../shared/invalid.js';
+import { navigate } from '../nav.js';
+import { keepFocus } from '../shared/focus.js';
 
 /**
  * Why the server refused a record, as a sentence: a record that does not replay names its

@@ -1,7 +1,7 @@
 // A QR code of a link, drawn as SVG from the vendored encoder (vendor/qrcode-generator.js), so a
 // friend can open their invite link by pointing a phone at the screen.
 
-import qrcode from './vendor/qrcode-generator.js';
+import qrcode from '../vendor/qrcode-generator.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 /** Light modules around the code, as the QR standard asks (4). */

@@ -1,14 +1,14 @@
 // Taking an invited seat: the invite link's token is the seat; the player chooses the name the
 // others will see (POST /api/games/{id}/seats). The game starts when every seat is taken.
 
-import { h, toast } from './dom.js';
-import { t } from './i18n.js';
-import { claimSeat, getGame } from './api.js';
-import { forgetSeat, saveSeat } from './tokens.js';
-import { armySwatch } from './pieces.js';
-import { errorText, fieldError } from './errors.js';
-import { clearInvalid, markInvalid } from './invalid.js';
-import { rememberName, savedName } from './prefs.js';
+import { h, toast } from '../dom.js';
+import { t } from '../i18n.js';
+import { claimSeat, getGame } from '../api.js';
+import { forgetSeat, saveSeat } from '../shared/tokens.js';
+import { armySwatch } from '../board/pieces.js';
+import { errorText, fieldError } from '../errors.js';
+import { clearInvalid, markInvalid } from '../shared/invalid.js';
+import { rememberName, savedName } from '../prefs.js';
 
 /**
  * Opens an invite link (PROTOCOL §2, claim): a free seat asks for the name the others will see;

@@ -3,22 +3,22 @@
 // (review/panel.js): its chart, its turns marked ?! ? ??, and a marked turn shown from the position
 // before it with the better turn framed on the board and the turn played numbered.
 
-import { h, replace } from './dom.js';
-import { t } from './i18n.js';
-import { getGame, loadHistory, recordTextUrl, recordUrl } from './api.js';
-import { GameSocket } from './socket.js';
-import { BoardView } from './board.js';
-import { parseDpn, ARMIES } from './dpn.js';
-import { addHistory, applyEvent, gameAt, normalizeGame, positions, syncSeats, touchedSquares, travels } from './model.js';
-import { narrate } from './narrate.js';
-import { historyList, scrollToCurrent } from './turns.js';
-import { describeSquare, orphanedArmies, hostageArmy, playersPanel, gameOverCard } from './panels.js';
+import { h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { getGame, loadHistory, recordTextUrl, recordUrl } from '../api.js';
+import { GameSocket } from '../shared/socket.js';
+import { BoardView } from '../board/board.js';
+import { parseDpn, ARMIES } from '../board/dpn.js';
+import { addHistory, applyEvent, gameAt, normalizeGame, positions, syncSeats, touchedSquares, travels } from '../board/model.js';
+import { narrate } from '../board/narrate.js';
+import { historyList, scrollToCurrent } from '../board/turns.js';
+import { describeSquare, orphanedArmies, hostageArmy, playersPanel, gameOverCard } from '../board/panels.js';
 
-import { errorText } from './errors.js';
-import { icon } from './icons.js';
-import { AnalysisPanel } from './review/panel.js';
-import { isMarked, keptChance, playedMark, turnSquares, verdictsByEvent } from './review/verdicts.js';
-import { percent } from './review/chart.js';
+import { errorText } from '../errors.js';
+import { icon } from '../board/icons.js';
+import { AnalysisPanel } from '../review/panel.js';
+import { isMarked, keptChance, playedMark, turnSquares, verdictsByEvent } from '../board/verdicts.js';
+import { percent } from '../review/chart.js';
 
 /**
  * @param {HTMLElement} main
@@ -35,7 +35,7 @@ export function mount(main, { id }) {
   /** @type {any} */
   let timer = null;
   let bottom = 'r';
-  /** @type {Map<number, import('./review/verdicts.js').Verdict>} the engine's verdicts by event index */
+  /** @type {Map<number, import('../board/verdicts.js').Verdict>} the engine's verdicts by event index */
   let verdicts = new Map();
   /** The event index of the marked turn shown from the position before it, if one is. */
   let reviewing = /** @type {number | null} */ (null);
@@ -244,7 +244,7 @@ export function mount(main, { id }) {
 
   /**
    * What the board shows of a reviewed turn, in words.
-   * @param {import('./review/verdicts.js').Verdict} v
+   * @param {import('../board/verdicts.js').Verdict} v
    */
   function reviewText(v) {
     const said = t('analysis.review', {

@@ -1,12 +1,12 @@
 // The list of a game's turns in notation, each with a plain sentence; a click shows the position
 // after that turn. Shared by the game page and the replay.
 
-import { h } from './dom.js';
-import { t } from './i18n.js';
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
 import { narrate } from './narrate.js';
 import { armySwatch } from './pieces.js';
 import { isPositionEvent } from './model.js';
-import { SIGNS } from './review/verdicts.js';
+import { SIGNS } from './verdicts.js';
 
 /**
  * @param {object} o

@@ -3,9 +3,9 @@
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { loadLessons, lessonTexts } from './content.js';
-import { lessonList } from './list.js';
-import { lessonPlayer } from './lesson.js';
+import { loadLessons, lessonTexts } from '../learn/content.js';
+import { lessonList } from '../learn/list.js';
+import { lessonPlayer } from '../learn/lesson.js';
 
 /**
  * @param {HTMLElement} main
@@ -17,7 +17,7 @@ export function mount(main, params) {
   let gone = false;
   /** @type {{relabel: (words: import('../i18n.js').Translate) => void} | null} */
   let player = null;
-  /** @type {import('./content.js').Lesson[]} */
+  /** @type {import('../learn/content.js').Lesson[]} */
   let lessons = [];
 
   async function show() {

@@ -4,8 +4,8 @@
 // each drawn as the game draws a turn and explained in the caption. The positions and marks come
 // from data/rules-examples.json, which the djambi command computed: nothing here knows a rule.
 
-import { h, replace } from './dom.js';
-import { t } from './i18n.js';
+import { h, replace } from '../dom.js';
+import { t } from '../i18n.js';
 import { BoardView, squareAt } from './board.js';
 import { ARMIES, FILES, parseDpn, squareCoords } from './dpn.js';
 import { parseTurn } from './picker.js';

@@ -4,14 +4,14 @@
 // link is refused with its reason and nothing is kept. Only the games' ids are sent to the
 // server (to show their state); the tokens stay in the fragment and in this browser.
 
-import { h, replace, toast } from './dom.js';
-import { t } from './i18n.js';
-import { listGamesByIds } from './api.js';
-import { loadAdmin, loadSeat, keepGames } from './tokens.js';
-import { decodeTransfer, TRANSFER_PATH } from './transfercode.js';
-import { armySwatch } from './pieces.js';
-import { navigate } from './nav.js';
-import { syncPush } from './push.js';
+import { h, replace, toast } from '../dom.js';
+import { t } from '../i18n.js';
+import { listGamesByIds } from '../api.js';
+import { loadAdmin, loadSeat, keepGames } from '../shared/tokens.js';
+import { decodeTransfer, TRANSFER_PATH } from '../shared/transfercode.js';
+import { armySwatch } from '../board/pieces.js';
+import { navigate } from '../nav.js';
+import { syncPush } from '../shared/push.js';
 
 /**
  * @param {HTMLElement} main
@@ -45,7 +45,7 @@ export function mount(main) {
         h('a', { class: 'btn btn-ghost', href: '/', text: t('common.cancel') })));
   }
 
-  /** @param {import('./transfercode.js').TransferGame} g */
+  /** @param {import('../shared/transfercode.js').TransferGame} g */
   function row(g) {
     const s = summaries.get(g.id);
     const here = loadSeat(g.id);
@@ -65,7 +65,7 @@ export function mount(main) {
       notes.length ? h('span', { class: 'muted small', text: notes.join(' · ') }) : null);
   }
 
-  /** @param {import('./transfercode.js').TransferGame[]} games */
+  /** @param {import('../shared/transfercode.js').TransferGame[]} games */
   function keep(games) {
     if (done) return;
     done = true;

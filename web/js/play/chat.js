@@ -4,9 +4,9 @@
 // while the panel is out of sight (another tab, scrolled away, the list not at its end, the
 // browser tab hidden) are counted unread until it is read.
 
-import { h, replace, toast } from './dom.js';
-import { t } from './i18n.js';
-import { armySwatch, eyeIcon } from './pieces.js';
+import { h, replace, toast } from '../dom.js';
+import { t } from '../i18n.js';
+import { armySwatch, eyeIcon } from '../board/pieces.js';
 
 const MAX_LEN = 500;
 

@@ -2,7 +2,7 @@
 // verdict found by its event, the signs of the turns worth a second look (?! ? ??), the squares of
 // a turn for the board's marks, and each player's tally. Pure: unit-tested.
 
-import { parseTurn } from '../picker.js';
+import { parseTurn } from './picker.js';
 
 /** The labels the turn list marks, with their signs (as chess writes them). */
 export const SIGNS = /** @type {const} */ ({ inaccuracy: '?!', mistake: '?', blunder: '??' });
@@ -71,7 +71,7 @@ export function turnSquares(text) {
  * The board's mark of a turn played (play/recap.js's numbered marks): where the piece came
  * from and went, and what else it touched.
  * @param {Verdict} verdict
- * @returns {import('../board.js').TurnMark | null}
+ * @returns {import('./board.js').TurnMark | null}
  */
 export function playedMark(verdict) {
   const [from, to, ...at] = turnSquares(verdict.played);

@@ -4,7 +4,7 @@
 // server; whoever holds the link can play those seats, as with an invite link. What a link
 // carries is checked in full before anything is kept: one malformed entry refuses the link.
 
-/** The path of the link; the page there imports the games (transferpage.js). */
+/** The path of the link; the page there imports the games (pages/transfer.js). */
 export const TRANSFER_PATH = '/transfer';
 /** The most games one link may carry. */
 export const MAX_GAMES = 100;

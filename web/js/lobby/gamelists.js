@@ -1,14 +1,14 @@
 // The server's public game lists in the lobby: open seats to join, live games to watch,
 // finished games to replay (`GET /api/games?status=…`).
 
-import { h, replace, toast } from './dom.js';
-import { t } from './i18n.js';
-import { listGames, claimSeat, ApiError } from './api.js';
-import { saveSeat } from './tokens.js';
-import { armySwatch, eyeIcon } from './pieces.js';
-import { navigate } from './nav.js';
-import { errorText } from './errors.js';
-import { rememberName, savedName } from './prefs.js';
+import { h, replace, toast } from '../dom.js';
+import { t } from '../i18n.js';
+import { listGames, claimSeat, ApiError } from '../api.js';
+import { saveSeat } from '../shared/tokens.js';
+import { armySwatch, eyeIcon } from '../board/pieces.js';
+import { navigate } from '../nav.js';
+import { errorText } from '../errors.js';
+import { rememberName, savedName } from '../prefs.js';
 
 const STATUSES = /** @type {const} */ (['open', 'live', 'finished']);
 

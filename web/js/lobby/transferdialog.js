@@ -2,11 +2,11 @@
 // browser's seats and admin tokens (transfercode.js) to another browser, which imports them
 // into its own "Your games". The games still in play go by default; finished ones on request.
 
-import { h, copyText, toast } from './dom.js';
-import { t } from './i18n.js';
-import { qrSvg } from './qr.js';
-import { heldGames, storedGameIds } from './tokens.js';
-import { transferLink } from './transfercode.js';
+import { h, copyText, toast } from '../dom.js';
+import { t } from '../i18n.js';
+import { qrSvg } from '../shared/qr.js';
+import { heldGames, storedGameIds } from '../shared/tokens.js';
+import { transferLink } from '../shared/transfercode.js';
 
 /**
  * Opens the dialog.

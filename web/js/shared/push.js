@@ -9,8 +9,8 @@
 // What was given to the server is remembered in localStorage (`djambi.push.sent`: game →
 // endpoint, seat and language; never the token), so a page load sends only what is new.
 
-import { api } from './api.js';
-import { language } from './i18n.js';
+import { api } from '../api.js';
+import { language } from '../i18n.js';
 import { loadSeat, storedGameIds } from './tokens.js';
 
 const SENT_KEY = 'djambi.push.sent';

@@ -1,16 +1,16 @@
 // The lobby's "Notifications and sounds" card (folded until opened): which notifications this
 // browser wants (kept in IndexedDB for the service worker: notifysettings.js), the in-tab alerts
-// (the chime, the mark in the tab's title: play/alerts.js), and the browser's permission to
+// (the chime, the mark in the tab's title: shared/alerts.js), and the browser's permission to
 // notify, asked only when the person clicks the button that says why it is wanted. Once it is
 // given, this browser also subscribes to pushes for the games it holds (push.js), which the
 // person can turn off; a browser without push is told so.
 
-import { h, replace } from './dom.js';
-import { t } from './i18n.js';
-import { NOTIFY_KINDS, loadNotifySettings, saveNotifySetting } from './notifysettings.js';
-import { askNotifications, notificationState, setSound, setTitleAlert, soundOn, titleAlertOn } from './play/alerts.js';
-import { keepFocus } from './focus.js';
-import { pushOn, pushSupported, setPush, syncPush } from './push.js';
+import { h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { NOTIFY_KINDS, loadNotifySettings, saveNotifySetting } from '../shared/notifysettings.js';
+import { askNotifications, notificationState, setSound, setTitleAlert, soundOn, titleAlertOn } from '../shared/alerts.js';
+import { keepFocus } from '../shared/focus.js';
+import { pushOn, pushSupported, setPush, syncPush } from '../shared/push.js';
 
 /**
  * The card.
@@ -20,7 +20,7 @@ export function notifyCard() {
   /** @type {Record<string, boolean> | null} */
   let kinds = null;
   let open = false;
-  /** Where push stands for this browser (null: being found out). @type {import('./push.js').PushState | null} */
+  /** Where push stands for this browser (null: being found out). @type {import('../shared/push.js').PushState | null} */
   let push = null;
   const el = h('section', { class: 'card notify-settings', 'aria-labelledby': 'notify-title' });
 

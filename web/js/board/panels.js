@@ -1,8 +1,8 @@
 // The game page's information panels: whose turn it is and the turns to come, the players (who
 // rules, who controls which army, who is connected, who is out) and the game-over ranking.
 
-import { h } from './dom.js';
-import { t, listOf } from './i18n.js';
+import { h } from '../dom.js';
+import { t, listOf } from '../i18n.js';
 import { armySwatch, eyeIcon } from './pieces.js';
 import { ARMIES, MAZE, ROLE_NAMES } from './dpn.js';
 import { pieceName } from './narrate.js';

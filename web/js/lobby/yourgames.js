@@ -4,15 +4,15 @@
 // the window comes back into focus. Each game can be forgotten on this device (once confirmed);
 // "Open my games on another device" carries them to another browser (transferdialog.js).
 
-import { confirmDialog, h, replace } from './dom.js';
-import { t } from './i18n.js';
-import { listGamesByIds } from './api.js';
-import { forgetGame, loadAdmin, loadSeat, storedGameIds } from './tokens.js';
-import { armySwatch } from './pieces.js';
-import { errorText } from './errors.js';
-import { timeLeftText } from './duration.js';
+import { confirmDialog, h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { listGamesByIds } from '../api.js';
+import { forgetGame, loadAdmin, loadSeat, storedGameIds } from '../shared/tokens.js';
+import { armySwatch } from '../board/pieces.js';
+import { errorText } from '../errors.js';
+import { timeLeftText } from '../shared/duration.js';
 import { openTransferDialog } from './transferdialog.js';
-import { forgetPush } from './push.js';
+import { forgetPush } from '../shared/push.js';
 
 /** How often the list is fetched again while the page is visible. */
 export const REFRESH_MS = 30_000;

@@ -1,7 +1,7 @@
 // A form field the server refused: its reason shown under it, tied to it for screen readers
 // (aria-invalid, aria-describedby), until the person changes the field.
 
-import { h } from './dom.js';
+import { h } from '../dom.js';
 
 /**
  * Marks `control` invalid with `text` shown next to it: after `after` (the field's row or label;

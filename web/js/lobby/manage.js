@@ -3,17 +3,17 @@
 // a new link for a seat, a seat for a bot, cancelling the game — with the admin token this
 // browser kept. It also warns when the links cannot reach the creator's friends (linkhost.js).
 
-import { h, replace, toast, copyText, confirmDialog } from './dom.js';
-import { t } from './i18n.js';
-import { cancelGame, listGamesByIds, reinviteSeat, seatToBot } from './api.js';
-import { forgetSeat, loadAdmin, loadInvites, loadSeat, parseInvite, saveInvites, saveSeat } from './tokens.js';
-import { armySwatch } from './pieces.js';
-import { errorText } from './errors.js';
-import { navigate } from './nav.js';
-import { BOT_LEVELS, usualBotLevel } from './gameopts.js';
+import { h, replace, toast, copyText, confirmDialog } from '../dom.js';
+import { t } from '../i18n.js';
+import { cancelGame, listGamesByIds, reinviteSeat, seatToBot } from '../api.js';
+import { forgetSeat, loadAdmin, loadInvites, loadSeat, parseInvite, saveInvites, saveSeat } from '../shared/tokens.js';
+import { armySwatch } from '../board/pieces.js';
+import { errorText } from '../errors.js';
+import { navigate } from '../nav.js';
+import { BOT_LEVELS, usualBotLevel } from '../shared/gameopts.js';
 import { linkWarning } from './linkhost.js';
-import { qrSvg } from './qr.js';
-import { keepFocus } from './focus.js';
+import { qrSvg } from '../shared/qr.js';
+import { keepFocus } from '../shared/focus.js';
 
 /**
  * An error of a creator's action as a sentence (`create.errors.*` first: `started`, `bad_token`).

@@ -2,8 +2,8 @@
 // Assassin leaves the maze to"), the choices so far, and the buttons that fit (send, take back,
 // kill nobody, pass).
 
-import { h } from './dom.js';
-import { t } from './i18n.js';
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
 import { ROLE_NAMES } from './dpn.js';
 import { pieceName } from './narrate.js';
 import * as P from './picker.js';
