@@ -172,6 +172,19 @@ impl serde::Serialize for ArmySet {
     }
 }
 
+/// Reads what [`ArmySet`]'s `Serialize` writes: a list of players (`["r", "y"]`), in any order,
+/// each at most once.
+impl<'de> serde::Deserialize<'de> for ArmySet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ArmySet, D::Error> {
+        let armies = <Vec<Army>>::deserialize(d)?;
+        let set: ArmySet = armies.iter().copied().collect();
+        if set.len() != armies.len() {
+            return Err(serde::de::Error::custom("a player is listed twice"));
+        }
+        Ok(set)
+    }
+}
+
 /// The role of a piece (R2.1).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Role {
@@ -376,6 +389,22 @@ impl serde::Serialize for Controller {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn army_sets_read_back_what_they_write() {
+        let set: ArmySet = [Army::Red, Army::Green].into_iter().collect();
+        let text = serde_json::to_string(&set).unwrap();
+        assert_eq!(text, r#"["r","g"]"#);
+        assert_eq!(serde_json::from_str::<ArmySet>(&text).unwrap(), set);
+        assert_eq!(
+            serde_json::from_str::<ArmySet>("[]").unwrap(),
+            ArmySet::EMPTY
+        );
+        for bad in [r#"["r","r"]"#, r#"["x"]"#, r#""rg""#] {
+            assert!(serde_json::from_str::<ArmySet>(bad).is_err(), "{bad}");
+        }
+    }
+
     use super::*;
 
     #[test]

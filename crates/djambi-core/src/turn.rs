@@ -186,8 +186,30 @@ impl serde::Serialize for Turn {
     }
 }
 
+/// Reads a turn's text ([`TurnText`]'s grammar, context-free: not checked against a position).
+impl<'de> serde::Deserialize<'de> for Turn {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Turn, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        s.parse::<Turn>()
+            .map_err(|e| serde::de::Error::custom(format!("{s:?}: {e}")))
+    }
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn turns_read_back_what_they_write() {
+        for text in ["b7-b5", "h2-e5>d6@a5", "pass"] {
+            let turn: Turn = text.parse().unwrap();
+            let json = serde_json::to_string(&turn).unwrap();
+            assert_eq!(json, format!("{text:?}"));
+            assert_eq!(serde_json::from_str::<Turn>(&json).unwrap(), turn);
+        }
+        assert!(serde_json::from_str::<Turn>(r#""b7-""#).is_err());
+        assert!(serde_json::from_str::<Turn>("7").is_err());
+    }
+
     use super::*;
 
     #[test]

@@ -19,7 +19,7 @@ use uuid::Uuid;
 use crate::game::{Limits, NewGame};
 use crate::protocol::http::{ClaimSeat, CreateGame, ListQuery, SeatBot};
 use crate::protocol::{ClientMessage, ErrorCode};
-use crate::store::StoredKind;
+use crate::store::{decode_event, encode_event};
 use crate::table::text::{TextError, chat_text, display_name};
 use crate::table::{
     Action, AtTable, EventKind, GameState, GameStatus, Role, Seat, consequences, decide,
@@ -113,11 +113,12 @@ fn check_decision(state: &GameState, role: Role, action: &Action) {
     let Ok(event) = decide(state, role, action, &table) else {
         return;
     };
-    let decoded = EventKind::decode(
-        event.name(),
-        event.player(),
-        event.turn_text().as_deref(),
-        event.detail().as_deref(),
+    let stored = encode_event(&event);
+    let decoded = decode_event(
+        stored.kind,
+        stored.player,
+        stored.turn_text.as_deref(),
+        stored.detail.as_deref(),
     );
     assert_eq!(
         decoded.ok(),
@@ -157,7 +158,7 @@ static GAMES: LazyLock<Vec<GameState>> = LazyLock::new(|| {
             player: Army::Red,
             turn,
         },
-        EventKind::DrawOffered(Army::Blue),
+        EventKind::DrawOffered { by: Army::Blue },
     ] {
         played.apply(&event, NOW).expect("the fixed game plays");
     }

@@ -99,7 +99,7 @@ fn typed_rejections() {
 fn the_last_acceptance_agrees_the_draw_and_the_long_absent_are_excused() {
     let mut s = four();
     let t = all_here();
-    s.apply(&EventKind::DrawOffered(Red), 0).unwrap();
+    s.apply(&EventKind::DrawOffered { by: Red }, 0).unwrap();
     assert_eq!(
         decide(&s, Role::Player(Red), &Action::AcceptDraw, &t)
             .unwrap_err()
@@ -108,7 +108,7 @@ fn the_last_acceptance_agrees_the_draw_and_the_long_absent_are_excused() {
     );
     for p in [Blue, Yellow] {
         let e = decide(&s, Role::Player(p), &Action::OfferDraw, &t).unwrap();
-        assert_eq!(e, EventKind::DrawAccepted(p));
+        assert_eq!(e, EventKind::DrawAccepted { by: p });
         s.apply(&e, 0).unwrap();
     }
     assert_eq!(
@@ -120,8 +120,8 @@ fn the_last_acceptance_agrees_the_draw_and_the_long_absent_are_excused() {
     );
     // Green away for long: Yellow's agreement completes the offer without Green's.
     let mut s = four();
-    s.apply(&EventKind::DrawOffered(Red), 0).unwrap();
-    s.apply(&EventKind::DrawAccepted(Blue), 0).unwrap();
+    s.apply(&EventKind::DrawOffered { by: Red }, 0).unwrap();
+    s.apply(&EventKind::DrawAccepted { by: Blue }, 0).unwrap();
     let mut t = all_here();
     t.connected = t.connected.without(Green);
     t.away_since[Green.index()] = Some(t.now - 200_000);
@@ -184,7 +184,7 @@ fn a_vote_needs_the_target_away_on_its_turn() {
         consequences(&s, &t),
         [
             EventKind::VoteClosed { passed: true },
-            EventKind::Resign(Red)
+            EventKind::Resign { player: Red }
         ]
     );
     // Red coming back closes the vote.
@@ -215,7 +215,7 @@ fn a_takeback_needs_every_other_person() {
     }
     // Green is a bot: bots agree.
     s.seats[3].bot = Some(djambi_engine::Level::Easy);
-    assert_eq!(consequences(&s, &t), [EventKind::TakenBack(Red)]);
+    assert_eq!(consequences(&s, &t), [EventKind::TakenBack { player: Red }]);
 }
 
 /// Two chiefs walled in by corpses: nothing can ever be killed.
@@ -271,7 +271,7 @@ fn a_table_of_bots_agrees_a_draw_after_100_quiet_turns_from_the_moment_people_le
     assert_eq!(
         draw,
         [
-            EventKind::DrawOffered(Red),
+            EventKind::DrawOffered { by: Red },
             EventKind::DrawAgreed {
                 by: Blue,
                 excused: ArmySet::EMPTY
@@ -291,7 +291,8 @@ fn a_table_of_bots_agrees_a_draw_after_100_quiet_turns_from_the_moment_people_le
     let mut s2 = walled(djambi_core::Rules::default());
     to_bots(&mut s2, &[Red, Blue]);
     shuffle(&mut s2, 60);
-    s2.apply(&EventKind::SeatToHuman(Red), 0).unwrap();
+    s2.apply(&EventKind::SeatToHuman { player: Red }, 0)
+        .unwrap();
     assert_eq!(s2.bots_alone_quiet(), None);
     shuffle(&mut s2, 2);
     to_bots(&mut s2, &[Red]);
@@ -381,7 +382,8 @@ fn a_takeback_is_asked_once_per_turn_and_never_for_a_bots_turn() {
     };
     s.apply(&to_bot, 0).unwrap();
     s.apply(&first_turn(&s), 0).unwrap();
-    s.apply(&EventKind::SeatToHuman(Blue), 0).unwrap();
+    s.apply(&EventKind::SeatToHuman { player: Blue }, 0)
+        .unwrap();
     let refused = decide(&s, Role::Player(Blue), &Action::Takeback, &t).unwrap_err();
     assert!(
         refused.message.contains("your bot's"),
@@ -402,7 +404,7 @@ fn a_draw_is_offered_once_per_player_per_turn() {
     let t = all_here();
     let offer = decide(&s, Role::Player(Red), &Action::OfferDraw, &t).unwrap();
     s.apply(&offer, 0).unwrap();
-    s.apply(&EventKind::DrawDeclined(Blue), 0).unwrap();
+    s.apply(&EventKind::DrawDeclined { by: Blue }, 0).unwrap();
     let again = decide(&s, Role::Player(Red), &Action::OfferDraw, &t).unwrap_err();
     assert_eq!(again.code, ErrorCode::RateLimited);
     assert!(
@@ -428,6 +430,9 @@ fn a_timeout_with_no_room_for_a_bot_resigns_the_player() {
     let without = djambi_server::table::timeout(&s, Red, false);
     assert_eq!(
         without,
-        vec![EventKind::Timeout(Red), EventKind::Resign(Red)]
+        vec![
+            EventKind::Timeout { player: Red },
+            EventKind::Resign { player: Red }
+        ]
     );
 }

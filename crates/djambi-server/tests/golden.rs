@@ -13,9 +13,7 @@ use djambi_server::protocol::http::{
     SeatInvite, SeatSummary,
 };
 use djambi_server::protocol::lifecycle::{BotLevel, BotReason, ClockSpec, Settings, VoteAction};
-use djambi_server::protocol::view::{
-    Attendance, apply_viewed, chat_view, game_view, legal_message,
-};
+use djambi_server::protocol::view::{Attendance, chat_view, event_view, game_view, legal_message};
 use djambi_server::protocol::{
     ClientMessage, ErrorCode, GameStatus, SeatPresence, ServerMessage, You,
 };
@@ -79,10 +77,10 @@ fn clocked() -> GameState {
 const AT: i64 = 1_795_255_260_000;
 
 fn event(state: &mut GameState, kind: EventKind) -> Value {
-    let view = apply_viewed(state, &kind, AT).unwrap();
+    let applied = state.apply(&kind, AT).unwrap();
     to_value(&ServerMessage::Event {
         v: state.v,
-        event: Box::new(view),
+        event: Box::new(event_view(state, &kind, applied)),
     })
 }
 
@@ -182,23 +180,23 @@ fn every_message_matches_its_golden_file() {
     check("server_event_turn", turn, f);
     check(
         "server_event_resign",
-        event(&mut s, EventKind::Resign(Army::Blue)),
+        event(&mut s, EventKind::Resign { player: Army::Blue }),
         f,
     );
     check(
         "server_event_draw_offered",
-        event(&mut s, EventKind::DrawOffered(Army::Yellow)),
+        event(&mut s, EventKind::DrawOffered { by: Army::Yellow }),
         f,
     );
     check(
         "server_event_draw_declined",
-        event(&mut s, EventKind::DrawDeclined(Army::Red)),
+        event(&mut s, EventKind::DrawDeclined { by: Army::Red }),
         f,
     );
-    event(&mut s, EventKind::DrawOffered(Army::Yellow));
+    event(&mut s, EventKind::DrawOffered { by: Army::Yellow });
     check(
         "server_event_draw_accepted",
-        event(&mut s, EventKind::DrawAccepted(Army::Red)),
+        event(&mut s, EventKind::DrawAccepted { by: Army::Red }),
         f,
     );
 
@@ -321,7 +319,7 @@ fn every_message_matches_its_golden_file() {
     event(&mut life, red_turn);
     check(
         "server_event_takeback_requested",
-        event(&mut life, EventKind::TakebackRequested(Army::Red)),
+        event(&mut life, EventKind::TakebackRequested { by: Army::Red }),
         f,
     );
     check(
@@ -340,7 +338,7 @@ fn every_message_matches_its_golden_file() {
     }
     check(
         "server_event_taken_back",
-        event(&mut life, EventKind::TakenBack(Army::Red)),
+        event(&mut life, EventKind::TakenBack { player: Army::Red }),
         f,
     );
     let voters = djambi_core::ArmySet::EMPTY
@@ -390,7 +388,7 @@ fn every_message_matches_its_golden_file() {
     );
     check(
         "server_event_seat_to_human",
-        event(&mut life, EventKind::SeatToHuman(Army::Red)),
+        event(&mut life, EventKind::SeatToHuman { player: Army::Red }),
         f,
     );
     check(
@@ -406,7 +404,7 @@ fn every_message_matches_its_golden_file() {
     );
     check(
         "server_event_timeout",
-        event(&mut life, EventKind::Timeout(Army::Red)),
+        event(&mut life, EventKind::Timeout { player: Army::Red }),
         f,
     );
     check(
@@ -425,7 +423,9 @@ fn every_message_matches_its_golden_file() {
         "server_event_cancelled",
         event(
             &mut open,
-            EventKind::Cancelled(djambi_server::protocol::CancelReason::Expired),
+            EventKind::Cancelled {
+                reason: djambi_server::protocol::CancelReason::Expired,
+            },
         ),
         f,
     );
@@ -519,7 +519,13 @@ fn every_message_matches_its_golden_file() {
         )
         .unwrap();
     }
-    game.apply(&EventKind::Resign(Army::Yellow), AT).unwrap();
+    game.apply(
+        &EventKind::Resign {
+            player: Army::Yellow,
+        },
+        AT,
+    )
+    .unwrap();
     let record: GameRecord = game.game.record();
     check("record", to_value(&record), f);
 

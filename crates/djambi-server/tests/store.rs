@@ -212,10 +212,12 @@ async fn suite(url: &str) {
     let mut finished = new_game(false);
     create(&store, &finished).await;
     finished
-        .apply(&EventKind::DrawOffered(Army::Red), 0)
+        .apply(&EventKind::DrawOffered { by: Army::Red }, 0)
         .unwrap();
     for p in [Army::Blue, Army::Yellow] {
-        finished.apply(&EventKind::DrawAccepted(p), 0).unwrap();
+        finished
+            .apply(&EventKind::DrawAccepted { by: p }, 0)
+            .unwrap();
     }
     finished
         .apply(
@@ -418,4 +420,132 @@ async fn ownership_and_fencing_on_postgres() {
     );
     owners.remove_node("b").await.unwrap();
     assert!(owners.live_nodes().await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn events_stored_before_migration_9_read_back_on_sqlite() {
+    let db = TestDb::sqlite();
+    old_details_read_back(
+        &db.url(),
+        include_str!("../../../migrations/sqlite/0009_event_json.sql"),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn events_stored_before_migration_10_read_back_on_postgres() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    old_details_read_back(
+        &db.url(),
+        include_str!("../../../migrations/postgres/0010_event_json.sql"),
+    )
+    .await;
+}
+
+/// Rows in the hand-written `detail` forms of the releases before the one event vocabulary
+/// (`easy;vote`, `g;bot:hard;rb`, …) are rewritten by the migration into the JSON the store now
+/// reads, and read back as the events they were; rows already in JSON are left alone.
+async fn old_details_read_back(url: &str, migration: &str) {
+    use djambi_core::ArmySet;
+    use djambi_engine::Level;
+    use djambi_server::table::{BotReason, CancelReason, VoteAction};
+    let store = Store::connect(url, &StoreOptions::default(), Arc::new(Metrics::default()))
+        .await
+        .unwrap();
+    store.migrate().await.unwrap();
+    let state = new_game(false);
+    create(&store, &state).await;
+    let old: [(&str, &str, Option<&str>); 12] = [
+        ("seat_to_bot", "y", Some("easy;vote")),
+        ("vote_opened", "r", Some("g;bot:hard;rb")),
+        ("vote_opened", "r", Some("g;resign;rby")),
+        ("vote_cast", "b", Some("no")),
+        ("vote_closed", "-", Some("passed")),
+        ("takeback_answered", "g", Some("yes")),
+        ("paused", "-", Some("1795255200000;1795255260000")),
+        ("draw_agreed", "b", Some("gy")),
+        ("draw_agreed", "b", None),
+        ("cancelled", "-", Some("creator")),
+        ("cancelled", "-", Some(r#"{"reason":"expired"}"#)),
+        ("draw_offered", "r", None),
+    ];
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(url).await.unwrap();
+    for (v, (kind, player, detail)) in old.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO events (game_id, v, kind, player, turn_text, detail, ack, at) \
+             VALUES ($1, $2, $3, $4, NULL, $5, NULL, $6)",
+        )
+        .bind(state.id.to_string())
+        .bind(v as i64 + 1)
+        .bind(*kind)
+        .bind(*player)
+        .bind(*detail)
+        .bind(1_000_i64)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    sqlx::raw_sql(sqlx::AssertSqlSafe(migration))
+        .execute(&pool)
+        .await
+        .unwrap();
+    let set = |s: &str| {
+        s.chars()
+            .map(|c| Army::from_char(c).unwrap())
+            .collect::<ArmySet>()
+    };
+    let expected = [
+        EventKind::SeatToBot {
+            player: Army::Yellow,
+            level: Level::Easy,
+            reason: BotReason::Vote,
+        },
+        EventKind::VoteOpened {
+            by: Army::Red,
+            target: Army::Green,
+            action: VoteAction::Bot(Level::Hard),
+            voters: set("rb"),
+        },
+        EventKind::VoteOpened {
+            by: Army::Red,
+            target: Army::Green,
+            action: VoteAction::Resign,
+            voters: set("rby"),
+        },
+        EventKind::VoteCast {
+            by: Army::Blue,
+            yes: false,
+        },
+        EventKind::VoteClosed { passed: true },
+        EventKind::TakebackAnswered {
+            by: Army::Green,
+            yes: true,
+        },
+        EventKind::Paused {
+            from: 1_795_255_200_000,
+            until: 1_795_255_260_000,
+        },
+        EventKind::DrawAgreed {
+            by: Army::Blue,
+            excused: set("gy"),
+        },
+        EventKind::DrawAgreed {
+            by: Army::Blue,
+            excused: ArmySet::EMPTY,
+        },
+        EventKind::Cancelled {
+            reason: CancelReason::Creator,
+        },
+        EventKind::Cancelled {
+            reason: CancelReason::Expired,
+        },
+        EventKind::DrawOffered { by: Army::Red },
+    ];
+    let stored = store.load_game(state.id, 10).await.unwrap().unwrap();
+    let kinds: Vec<EventKind> = stored.events.iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, expected);
+    pool.close().await;
 }

@@ -3,7 +3,7 @@
 
 import { ARMIES, MAZE, livingPlayers, parseDpn } from './dpn.js';
 
-/** Fields a turn or resign event carries for the state after it. */
+/** The state fields the events that change what a board shows carry (PROTOCOL §3.5). */
 const STATE_FIELDS = ['dpn', 'to_move', 'bonus', 'order', 'ruler', 'control', 'legal', 'result', 'ranking', 'clock'];
 
 /** Events that change the position: the replay's steps. */
@@ -60,6 +60,28 @@ export function normalizeGame(game) {
 export function applyEvent(g, v, ev) {
   g.v = v;
   if (!g.events.some((/** @type {any} */ e) => e.v === v)) g.events.push({ ...ev, v });
+  // The events that change what a board shows carry the state after them (PROTOCOL §3.5),
+  // whatever their kind: a new kind of event needs nothing here.
+  if (typeof ev.dpn === 'string') {
+    for (const k of STATE_FIELDS) if (k in ev) g[k] = ev[k];
+    g.legal = g.legal || {};
+    g.order = g.order || [];
+    for (const fx of ev.effects || []) {
+      if (fx.type === 'eliminated' && !g.eliminated.includes(fx.player)) g.eliminated.push(fx.player);
+    }
+    if (g.result) {
+      g.legal = {};
+      g.draw_offer = null;
+      g.status = 'finished';
+    }
+  }
+  // A takeback names the turns it removed.
+  if (Array.isArray(ev.undone)) {
+    const undone = new Set(ev.undone);
+    g.turns = g.turns.filter((/** @type {any} */ x) => !undone.has(x.v));
+  }
+  // What the page shows besides the board: the turn list and the pending offer, vote and
+  // takeback (the snapshot's `draw_offer`, `vote`, `takeback`).
   switch (ev.kind) {
     case 'turn':
       g.turns.push({ v, number: ev.number, player: ev.player, turn: ev.turn });
@@ -70,18 +92,6 @@ export function applyEvent(g, v, ev) {
       // A vote that handed a seat to a bot stays said while the bot plays it; others end here.
       if (!(g.voteResult && g.voteResult.passed && g.voteResult.action === 'bot')) g.voteResult = null;
       g.takebackRefused = null;
-    // falls through: a turn and a resignation both carry the state after them
-    case 'resign':
-      for (const k of STATE_FIELDS) if (k in ev) g[k] = ev[k];
-      g.legal = g.legal || {};
-      g.order = g.order || [];
-      for (const fx of ev.effects || []) {
-        if (fx.type === 'eliminated' && !g.eliminated.includes(fx.player)) g.eliminated.push(fx.player);
-      }
-      if (g.result) {
-        g.draw_offer = null;
-        g.status = 'finished';
-      }
       break;
     case 'draw_offered':
       g.draw_offer = { by: ev.by, accepted: [ev.by] };
@@ -92,34 +102,18 @@ export function applyEvent(g, v, ev) {
     case 'draw_declined':
       g.draw_offer = null;
       break;
-    case 'draw_agreed':
-      for (const k of ['dpn', 'result', 'ranking']) if (k in ev) g[k] = ev[k];
-      g.to_move = null;
-      g.legal = {};
-      g.order = [];
-      g.draw_offer = null;
-      g.status = 'finished';
-      break;
     case 'started':
-      for (const k of STATE_FIELDS) if (k in ev) g[k] = ev[k];
       g.status = 'live';
       break;
     case 'seat_to_bot':
     case 'seat_to_human': {
-      for (const k of STATE_FIELDS) if (k in ev) g[k] = ev[k];
       const seat = g.seats.find((/** @type {any} */ s) => s.player === ev.player);
       if (seat) seat.bot = ev.kind === 'seat_to_bot' ? ev.level : null;
       g.vote = null;
       if (ev.kind === 'seat_to_human' && g.voteResult && g.voteResult.target === ev.player) g.voteResult = null;
       break;
     }
-    case 'paused':
-      if ('clock' in ev) g.clock = ev.clock;
-      break;
     case 'taken_back': {
-      for (const k of STATE_FIELDS) if (k in ev) g[k] = ev[k];
-      const undone = new Set(ev.undone || []);
-      g.turns = g.turns.filter((/** @type {any} */ x) => !undone.has(x.v));
       g.takeback = null;
       g.takebackRefused = null;
       g.draw_offer = null;

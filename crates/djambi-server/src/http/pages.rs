@@ -8,7 +8,7 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 
 use crate::protocol::EventView;
-use crate::protocol::view::apply_viewed;
+use crate::protocol::view::event_view;
 use crate::store::StoredGame;
 
 /// Most events one page holds.
@@ -67,8 +67,9 @@ fn build(stored: &StoredGame, since: u64, limit: u64) -> Option<String> {
         if row.v != state.v + 1 {
             return None;
         }
-        let event = apply_viewed(&mut state, &row.kind, row.at).ok()?;
+        let applied = state.apply(&row.kind, row.at).ok()?;
         if row.v > since {
+            let event = event_view(&state, &row.kind, applied);
             events.push(VersionedEvent { v: row.v, event });
         }
     }

@@ -1,12 +1,13 @@
 //! The versioned events of a game and the state fields they carry (PROTOCOL §3.3, §3.5),
-//! written compactly: players as letters, pieces as codes, fields left out when none.
+//! written compactly: players as letters, pieces as codes, fields left out when none. An event's
+//! own fields are the table's [`EventKind`] as it is: no kind is spelled out here.
 
 use djambi_core::{Army, Controller, Player, ResultRecord};
 use serde::{Serialize, Serializer};
 
 use super::effect::EffectsView;
-use super::lifecycle::{BotLevel, BotReason, ClockView, VoteAction};
-use super::server::CancelReason;
+use super::lifecycle::ClockView;
+use crate::table::EventKind;
 
 /// Who controls each army, written as four letters in army order (red, blue, yellow, green):
 /// a player's letter, `-` (orphaned) or `h` (the hostage). `"rbyg"`: each army its own.
@@ -95,146 +96,25 @@ pub struct StateView {
     pub clock: Option<ClockView>,
 }
 
-/// One versioned event, tagged by `kind`.
+/// One versioned event: the table's event in its own serde form (tagged by `kind`, the fields
+/// it records), with what its view adds: a turn's `number` and `effects` (a resignation's
+/// effects too), the versions a takeback `undone`, and — for the events that change what a
+/// board shows ([`EventKind::shows_state`]) — the state after it, flattened.
 #[derive(Clone, Debug, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum EventView {
-    /// A turn (a pass included).
-    Turn {
-        /// The turn number.
-        number: u32,
-        /// Who played it.
-        player: Player,
-        /// The canonical turn text.
-        turn: String,
-        /// What the turn changed, in order (the core's effects, pieces as codes).
-        effects: EffectsView,
-        /// The state after it.
-        #[serde(flatten)]
-        state: StateView,
-    },
-    /// A player resigned.
-    Resign {
-        /// Who resigned.
-        player: Player,
-        /// What the resignation changed.
-        effects: EffectsView,
-        /// The state after it.
-        #[serde(flatten)]
-        state: StateView,
-    },
-    /// A player offered a draw.
-    DrawOffered {
-        /// Who offered it.
-        by: Player,
-    },
-    /// A player agreed to the pending offer; others still have to.
-    DrawAccepted {
-        /// Who agreed.
-        by: Player,
-    },
-    /// A player declined (or withdrew) the pending offer, which is gone.
-    DrawDeclined {
-        /// Who declined.
-        by: Player,
-    },
-    /// Every living player agreed: the game is drawn.
-    DrawAgreed {
-        /// The state after it.
-        #[serde(flatten)]
-        state: StateView,
-    },
-    /// The game was called off before it ended: nobody plays it any more.
-    Cancelled {
-        /// Why.
-        reason: CancelReason,
-    },
-    /// Every seat is taken: the game starts (and its clock with it).
-    Started {
-        /// The state (the clock running).
-        #[serde(flatten)]
-        state: StateView,
-    },
-    /// A bot plays the seat from now on.
-    SeatToBot {
-        /// The seat.
-        player: Player,
-        /// The bot's level.
-        level: BotLevel,
-        /// Why.
-        reason: BotReason,
-        /// The state (a bot's clock does not run).
-        #[serde(flatten)]
-        state: StateView,
-    },
-    /// The seat's player took it back from the bot.
-    SeatToHuman {
-        /// The seat.
-        player: Player,
-        /// The state.
-        #[serde(flatten)]
-        state: StateView,
-    },
-    /// A vote on an absent player opened (its author votes yes).
-    VoteOpened {
-        /// Who opened it.
-        by: Player,
-        /// The absent player.
-        target: Player,
-        /// `bot` (hand the seat to a bot) or `resign`.
-        action: VoteAction,
-        /// The bot's level, for `bot`.
-        level: Option<BotLevel>,
-        /// Who may vote.
-        voters: Vec<Player>,
-    },
-    /// A vote was cast.
-    VoteCast {
-        /// Who voted.
-        by: Player,
-        /// Yes or no.
-        yes: bool,
-    },
-    /// The vote closed; when it passed, its action is the next event.
-    VoteClosed {
-        /// Whether a majority said yes.
-        passed: bool,
-    },
-    /// A player asks to take back their last turn.
-    TakebackRequested {
-        /// Who asks.
-        by: Player,
-    },
-    /// A player answered the takeback request (a no drops it).
-    TakebackAnswered {
-        /// Who answered.
-        by: Player,
-        /// Agreed or not.
-        yes: bool,
-    },
-    /// The requester's last turn (and the passes it forced) is taken back.
-    TakenBack {
-        /// Whose turn.
-        player: Player,
-        /// The versions of the turns taken back (they leave the turn list).
-        undone: Vec<u64>,
-        /// The state after it.
-        #[serde(flatten)]
-        state: StateView,
-    },
-    /// The player's clock or deadline ran out; what the game does about it is the next event.
-    Timeout {
-        /// Whose.
-        player: Player,
-    },
-    /// The server was down: that time is charged to nobody.
-    Paused {
-        /// When the server was last seen (ms).
-        from: i64,
-        /// When it came back (ms).
-        until: i64,
-        /// The state (the clock as it is now).
-        #[serde(flatten)]
-        state: StateView,
-    },
+pub struct EventView {
+    /// The event as the log records it.
+    #[serde(flatten)]
+    pub event: EventKind,
+    /// The turn's number, for a turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number: Option<u32>,
+    /// What a turn or a resignation changed, in order (the core's effects, pieces as codes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effects: Option<EffectsView>,
+    /// The versions of the turns a takeback removed (they leave the turn list).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub undone: Vec<u64>,
+    /// The state after it, for the events that change what a board shows.
+    #[serde(flatten)]
+    pub state: Option<StateView>,
 }

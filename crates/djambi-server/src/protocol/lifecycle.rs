@@ -78,10 +78,9 @@ pub struct VoteView {
     pub by: Player,
     /// The absent player.
     pub target: Player,
-    /// What it would do.
+    /// What it would do: `"action": "bot"` with the bot's `"level"`, or `"action": "resign"`.
+    #[serde(flatten)]
     pub action: VoteAction,
-    /// The level of the bot, for `action: "bot"`.
-    pub level: Option<BotLevel>,
     /// Who may vote (the living players connected when it opened, but the target).
     pub voters: Vec<Player>,
     /// Who voted yes.

@@ -1,18 +1,18 @@
 //! The protocol's views of the table: the state after an event, the compact legal turns,
 //! events, clocks and snapshots, each built from the table's own types.
 
-use djambi_core::{Effect, Player, Position};
+use djambi_core::{Player, Position};
 
 use super::http::SeatSummary;
 use super::lifecycle::{
-    BotLevel, ClockSpec, ClockView, SeatTimes, TakebackView, VoteAction, VoteView, players,
+    BotLevel, ClockSpec, ClockView, SeatTimes, TakebackView, VoteView, players,
 };
 use super::{
     ChatView, ControlView, DrawOfferView, EffectsView, EventView, GameView, LegalView,
     SeatPresence, SeatView, ServerMessage, StateView, TurnEntry,
 };
 use crate::clock::rfc3339;
-use crate::table::{ApplyError, ChatLine, ChatSight, Clock, EventKind, GameState, Seat, may_see};
+use crate::table::{Applied, ChatLine, ChatSight, Clock, EventKind, GameState, Seat, may_see};
 
 /// How many coming turns `order` lists.
 const ORDER_LEN: usize = 8;
@@ -73,105 +73,16 @@ fn eliminated(state: &GameState) -> Vec<Player> {
         .collect()
 }
 
-/// The view of an event just applied to `state` (which is the state after it); `undone` are
-/// the versions of the turns a takeback removed.
-pub fn event_view(
-    state: &GameState,
-    kind: &EventKind,
-    effects: Vec<Effect>,
-    undone: Vec<u64>,
-) -> EventView {
-    match *kind {
-        EventKind::Turn { player, .. } => {
-            let (number, turn) = state.last_turn().expect("a turn was just played");
-            EventView::Turn {
-                number,
-                player,
-                turn,
-                effects: EffectsView(effects),
-                state: state_view(state),
-            }
-        }
-        EventKind::Resign(player) => EventView::Resign {
-            player,
-            effects: EffectsView(effects),
-            state: state_view(state),
-        },
-        EventKind::DrawOffered(by) => EventView::DrawOffered { by },
-        EventKind::DrawAccepted(by) => EventView::DrawAccepted { by },
-        EventKind::DrawDeclined(by) => EventView::DrawDeclined { by },
-        EventKind::DrawAgreed { .. } => EventView::DrawAgreed {
-            state: state_view(state),
-        },
-        EventKind::Cancelled(reason) => EventView::Cancelled { reason },
-        EventKind::Started => EventView::Started {
-            state: state_view(state),
-        },
-        EventKind::SeatToBot {
-            player,
-            level,
-            reason,
-        } => EventView::SeatToBot {
-            player,
-            level: BotLevel(level),
-            reason,
-            state: state_view(state),
-        },
-        EventKind::SeatToHuman(player) => EventView::SeatToHuman {
-            player,
-            state: state_view(state),
-        },
-        EventKind::VoteOpened {
-            by,
-            target,
-            action,
-            voters,
-        } => EventView::VoteOpened {
-            by,
-            target,
-            action,
-            level: match action {
-                VoteAction::Bot(level) => Some(BotLevel(level)),
-                VoteAction::Resign => None,
-            },
-            voters: players(voters),
-        },
-        EventKind::VoteCast { by, yes } => EventView::VoteCast { by, yes },
-        EventKind::VoteClosed { passed } => EventView::VoteClosed { passed },
-        EventKind::TakebackRequested(by) => EventView::TakebackRequested { by },
-        EventKind::TakebackAnswered { by, yes } => EventView::TakebackAnswered { by, yes },
-        EventKind::TakenBack(player) => EventView::TakenBack {
-            player,
-            undone,
-            state: state_view(state),
-        },
-        EventKind::Timeout(player) => EventView::Timeout { player },
-        EventKind::Paused { from, until } => EventView::Paused {
-            from,
-            until,
-            state: state_view(state),
-        },
+/// The view of an event just applied to `state` (which is the state after it), with what
+/// applying it did.
+pub fn event_view(state: &GameState, kind: &EventKind, applied: Applied) -> EventView {
+    EventView {
+        event: *kind,
+        number: applied.number,
+        effects: applied.effects.map(EffectsView),
+        undone: applied.undone,
+        state: kind.shows_state().then(|| state_view(state)),
     }
-}
-
-/// Applies an event made at `at` to `state` and returns its view (with the turns a takeback
-/// removed), or why it does not apply (then nothing changed).
-pub fn apply_viewed(
-    state: &mut GameState,
-    kind: &EventKind,
-    at: i64,
-) -> Result<EventView, ApplyError> {
-    let before = matches!(kind, EventKind::TakenBack(_)).then(|| state.turn_versions.clone());
-    let effects = state.apply(kind, at)?;
-    let undone = before
-        .map(|before| {
-            before
-                .into_iter()
-                .filter(|v| !state.turn_versions.contains(v))
-                .collect()
-        })
-        .unwrap_or_default();
-    Ok(event_view(state, kind, effects, undone))
 }
 
 /// The clock as clients see it.
@@ -217,10 +128,6 @@ pub fn vote_view(state: &GameState) -> Option<VoteView> {
         by: v.by,
         target: v.target,
         action: v.action,
-        level: match v.action {
-            VoteAction::Bot(level) => Some(BotLevel(level)),
-            VoteAction::Resign => None,
-        },
         voters: players(v.voters),
         yes: players(v.yes),
         no: players(v.no),

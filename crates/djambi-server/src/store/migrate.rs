@@ -51,6 +51,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "analysis_model",
         include_str!("../../../../migrations/sqlite/0008_analysis_model.sql"),
     ),
+    (
+        9,
+        "event_json",
+        include_str!("../../../../migrations/sqlite/0009_event_json.sql"),
+    ),
 ];
 
 /// (version, description, SQL) of each Postgres migration, in order.
@@ -99,6 +104,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         9,
         "analysis_model",
         include_str!("../../../../migrations/postgres/0009_analysis_model.sql"),
+    ),
+    (
+        10,
+        "event_json",
+        include_str!("../../../../migrations/postgres/0010_event_json.sql"),
     ),
 ];
 

@@ -34,7 +34,9 @@ use crate::table::{
 use crate::token::TokenHash;
 
 pub use analysis::StoredAnalysis;
-pub use event::{StoredKind, letters, parse_letters};
+pub use event::{
+    StoredEvent, decode as decode_event, encode as encode_event, letters, parse_letters,
+};
 pub use fence::Fence;
 pub(crate) use rows::game_id;
 use writer::{WriteJob, WriterMsg};

@@ -5,8 +5,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 use uuid::Uuid;
 
-use super::{GameRow, GameSummaryRow, StoreError, StoredKind};
-use crate::table::{ChatLine, Event, EventKind, GameStatus, Seat};
+use super::{GameRow, GameSummaryRow, StoreError, event};
+use crate::table::{ChatLine, Event, GameStatus, Seat};
 use crate::token::TokenHash;
 
 fn corrupt(what: impl Into<String>) -> StoreError {
@@ -125,7 +125,7 @@ pub(super) fn event(row: &AnyRow) -> Result<Event, StoreError> {
     };
     let text: Option<String> = row.try_get("turn_text")?;
     let detail: Option<String> = row.try_get("detail")?;
-    let kind = EventKind::decode(&kind, p, text.as_deref(), detail.as_deref())?;
+    let kind = event::decode(&kind, p, text.as_deref(), detail.as_deref())?;
     let ack: Option<i64> = row.try_get("ack")?;
     Ok(Event {
         v: u64_of(row.try_get("v")?, "v")?,
@@ -136,8 +136,8 @@ pub(super) fn event(row: &AnyRow) -> Result<Event, StoreError> {
 }
 
 /// The stored `player` of an event: its player's letter, `-` for the server's own events.
-pub(super) fn event_player(kind: &EventKind) -> String {
-    kind.player().map_or_else(|| "-".to_string(), letter)
+pub(super) fn event_player(player: Option<Player>) -> String {
+    player.map_or_else(|| "-".to_string(), letter)
 }
 
 /// A `chat` row (id, v, from_player, name, to_player, text, ack, at).

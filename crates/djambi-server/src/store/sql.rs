@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use super::fence::{self, Guard};
 use super::rows::{self, game_columns, int, letter};
-use super::{Commit, GameRow, StoreError, StoredGame, StoredKind};
+use super::{Commit, GameRow, StoreError, StoredGame, event};
 use crate::table::{ChatLine, Event, GameStatus, Seat};
 
 fn json(value: &impl serde::Serialize) -> String {
@@ -131,13 +131,14 @@ pub(super) async fn insert_events(
         // Placeholders only: every value is bound.
         let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
         for (game, event) in chunk {
+            let stored = event::encode(&event.kind);
             query = query
                 .bind(game.to_string())
                 .bind(int(event.v))
-                .bind(event.kind.name())
-                .bind(rows::event_player(&event.kind))
-                .bind(event.kind.turn_text())
-                .bind(event.kind.detail())
+                .bind(stored.kind)
+                .bind(rows::event_player(stored.player))
+                .bind(stored.turn_text)
+                .bind(stored.detail)
                 .bind(event.ack.map(int))
                 .bind(event.at);
         }

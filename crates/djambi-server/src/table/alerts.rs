@@ -97,7 +97,7 @@ pub fn notices(before: Before, state: &GameState, events: &[EventKind]) -> Vec<(
     let people = state.living_humans();
     for event in events {
         match *event {
-            EventKind::DrawOffered(by) => {
+            EventKind::DrawOffered { by } => {
                 for p in people.without(by).iter() {
                     out.push((p, Notice::DrawOffer { by }));
                 }
@@ -109,7 +109,7 @@ pub fn notices(before: Before, state: &GameState, events: &[EventKind]) -> Vec<(
                     out.push((p, Notice::Vote { by, target }));
                 }
             }
-            EventKind::TakebackRequested(by) => {
+            EventKind::TakebackRequested { by } => {
                 for p in people.without(by).iter() {
                     out.push((p, Notice::Takeback { by }));
                 }
@@ -121,7 +121,7 @@ pub fn notices(before: Before, state: &GameState, events: &[EventKind]) -> Vec<(
     // a turn taken back gives the turn again).
     let retaken = events
         .iter()
-        .any(|e| matches!(e, EventKind::TakenBack(_) | EventKind::Started));
+        .any(|e| matches!(e, EventKind::TakenBack { .. } | EventKind::Started));
     if let Some(runner) = state.runner()
         && (before.runner != Some(runner) || retaken)
     {
@@ -245,7 +245,7 @@ mod tests {
     fn a_draw_offer_and_a_takeback_ask_every_other_person() {
         let mut g = game(&[Green], None);
         run(&mut g, &[EventKind::Started], 1);
-        let out = run(&mut g, &[EventKind::DrawOffered(Red)], 2);
+        let out = run(&mut g, &[EventKind::DrawOffered { by: Red }], 2);
         assert_eq!(
             out,
             vec![
@@ -253,10 +253,10 @@ mod tests {
                 (Yellow, Notice::DrawOffer { by: Red })
             ]
         );
-        run(&mut g, &[EventKind::DrawDeclined(Blue)], 3);
+        run(&mut g, &[EventKind::DrawDeclined { by: Blue }], 3);
         let t = first_turn(&g);
         run(&mut g, &[t], 4);
-        let out = run(&mut g, &[EventKind::TakebackRequested(Red)], 5);
+        let out = run(&mut g, &[EventKind::TakebackRequested { by: Red }], 5);
         assert_eq!(
             out,
             vec![
@@ -272,7 +272,7 @@ mod tests {
         run(&mut g, &[EventKind::Started], 1);
         let t = first_turn(&g);
         run(&mut g, &[t], 2);
-        run(&mut g, &[EventKind::TakebackRequested(Red)], 3);
+        run(&mut g, &[EventKind::TakebackRequested { by: Red }], 3);
         let out = run(
             &mut g,
             &[
@@ -288,7 +288,7 @@ mod tests {
                     by: Green,
                     yes: true,
                 },
-                EventKind::TakenBack(Red),
+                EventKind::TakenBack { player: Red },
             ],
             4,
         );
@@ -359,7 +359,9 @@ mod tests {
         let mut g = game(&[], None);
         let out = run(
             &mut g,
-            &[EventKind::Cancelled(crate::table::CancelReason::Expired)],
+            &[EventKind::Cancelled {
+                reason: crate::table::CancelReason::Expired,
+            }],
             1,
         );
         assert!(out.contains(&(Red, Notice::GameOver(Ending::Cancelled))));

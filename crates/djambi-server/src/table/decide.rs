@@ -134,19 +134,19 @@ pub fn decide(
             })?;
             Ok(EventKind::Turn { player, turn })
         }
-        Action::Resign => Ok(EventKind::Resign(player)),
+        Action::Resign => Ok(EventKind::Resign { player }),
         Action::OfferDraw => match state.draw {
             None if state.offered_draw_this_turn(player) => Err(Refusal::DrawOfferedThisTurn),
-            None => Ok(EventKind::DrawOffered(player)),
+            None => Ok(EventKind::DrawOffered { by: player }),
             Some(_) => accept(state, player, table),
         },
         Action::AcceptDraw => accept(state, player, table),
         Action::DeclineDraw => match state.draw {
             None => Err(Refusal::NoDrawOffer),
-            Some(_) => Ok(EventKind::DrawDeclined(player)),
+            Some(_) => Ok(EventKind::DrawDeclined { by: player }),
         },
         Action::Reclaim => match state.bot(player) {
-            Some(_) => Ok(EventKind::SeatToHuman(player)),
+            Some(_) => Ok(EventKind::SeatToHuman { player }),
             None => Err(Refusal::NoBot),
         },
         Action::Vote(target, vote) => open_vote(state, player, *target, *vote, table),
@@ -172,7 +172,7 @@ pub fn decide(
             if let Err(why) = state.takeback_allowed(player) {
                 return Err(no_takeback(why.message()));
             }
-            Ok(EventKind::TakebackRequested(player))
+            Ok(EventKind::TakebackRequested { by: player })
         }
         Action::TakebackAnswer(yes) => match state.takeback {
             None => Err(no_takeback("no takeback is asked for")),
@@ -222,7 +222,7 @@ pub fn accept(state: &GameState, player: Player, table: &AtTable) -> Result<Even
             excused,
         })
     } else {
-        Ok(EventKind::DrawAccepted(player))
+        Ok(EventKind::DrawAccepted { by: player })
     }
 }
 
@@ -307,7 +307,9 @@ pub fn consequences(state: &GameState, table: &AtTable) -> Vec<EventKind> {
                     level,
                     reason: BotReason::Vote,
                 },
-                VoteAction::Resign => EventKind::Resign(vote.target),
+                VoteAction::Resign => EventKind::Resign {
+                    player: vote.target,
+                },
             };
             return vec![EventKind::VoteClosed { passed: true }, action];
         }
@@ -318,7 +320,7 @@ pub fn consequences(state: &GameState, table: &AtTable) -> Vec<EventKind> {
     if let Some(request) = state.takeback {
         let others = state.living_humans().without(request.by);
         if others.iter().all(|p| request.accepted.contains(p)) {
-            return vec![EventKind::TakenBack(request.by)];
+            return vec![EventKind::TakenBack { player: request.by }];
         }
     }
     Vec::new()
@@ -331,7 +333,7 @@ pub fn agreed_draw(state: &GameState) -> Vec<EventKind> {
     let (mut kinds, agreed) = match (state.draw, alive.first()) {
         (Some(offer), _) => (Vec::new(), offer.accepted),
         (None, Some(&first)) => (
-            vec![EventKind::DrawOffered(first)],
+            vec![EventKind::DrawOffered { by: first }],
             ArmySet::EMPTY.with(first),
         ),
         (None, None) => return Vec::new(),
@@ -344,7 +346,7 @@ pub fn agreed_draw(state: &GameState) -> Vec<EventKind> {
                 excused: ArmySet::EMPTY,
             }
         } else {
-            EventKind::DrawAccepted(p)
+            EventKind::DrawAccepted { by: p }
         });
     }
     kinds
@@ -355,15 +357,15 @@ pub fn agreed_draw(state: &GameState) -> Vec<EventKind> {
 /// creator runs as many games with bots as allowed).
 pub fn timeout(state: &GameState, player: Player, bot_allowed: bool) -> Vec<EventKind> {
     let then = match state.settings.on_timeout {
-        OnTimeout::Bot if !bot_allowed => EventKind::Resign(player),
-        OnTimeout::Resign => EventKind::Resign(player),
+        OnTimeout::Bot if !bot_allowed => EventKind::Resign { player },
+        OnTimeout::Resign => EventKind::Resign { player },
         OnTimeout::Bot => EventKind::SeatToBot {
             player,
             level: state.settings.takeover_level.0,
             reason: BotReason::Timeout,
         },
     };
-    vec![EventKind::Timeout(player), then]
+    vec![EventKind::Timeout { player }, then]
 }
 
 /// A bot's answer to the pending draw offer.
@@ -378,7 +380,7 @@ pub fn bot_answer(
         return None;
     }
     if !accept_it {
-        return Some(EventKind::DrawDeclined(player));
+        return Some(EventKind::DrawDeclined { by: player });
     }
     accept(state, player, table).ok()
 }

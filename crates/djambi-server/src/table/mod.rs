@@ -38,7 +38,8 @@ pub use rematch::{Rematch, rotation};
 pub use seat::{Role, Seat};
 pub use settings::{BotLevel, ClockSpec, OnTimeout, Settings};
 pub use state::{
-    ApplyError, BOTS_ALONE_QUIET_TURNS, Checkpoint, Clock, DrawOffer, GameState, HOUSE_QUIET_TURNS,
-    NoTakeback, ReplayError, StandingTurn, Takeback, Vote, seed_of_id, table_level,
+    Applied, ApplyError, BOTS_ALONE_QUIET_TURNS, Checkpoint, Clock, DrawOffer, GameState,
+    HOUSE_QUIET_TURNS, NoTakeback, ReplayError, StandingTurn, Takeback, Vote, seed_of_id,
+    table_level,
 };
 pub use status::GameStatus;

@@ -13,9 +13,14 @@ impl Actor {
         self.state.check_admin(token)?;
         let (player, level) = match what {
             AdminWhat::Cancel => {
-                self.advance(vec![EventKind::Cancelled(CancelReason::Creator)], None)
-                    .await
-                    .map_err(|_| AdminError::Internal)?;
+                self.advance(
+                    vec![EventKind::Cancelled {
+                        reason: CancelReason::Creator,
+                    }],
+                    None,
+                )
+                .await
+                .map_err(|_| AdminError::Internal)?;
                 return Ok(AdminAnswer::Cancelled);
             }
             AdminWhat::Reinvite(player) => (player, None),

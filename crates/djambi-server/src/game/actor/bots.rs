@@ -177,7 +177,7 @@ impl Actor {
         let events = if self.state.living_humans().is_empty() {
             crate::table::agreed_draw(&self.state)
         } else {
-            vec![EventKind::DrawOffered(player)]
+            vec![EventKind::DrawOffered { by: player }]
         };
         if let Err(e) = self.advance(events, None).await {
             tracing::error!(game = %self.state.id, %player, error = %e, "a bot's draw offer failed");

@@ -156,7 +156,12 @@ impl Actor {
         let expire = self.state.status() == GameStatus::Open && self.touched < before;
         let expired = expire
             && self
-                .advance(vec![EventKind::Cancelled(CancelReason::Expired)], None)
+                .advance(
+                    vec![EventKind::Cancelled {
+                        reason: CancelReason::Expired,
+                    }],
+                    None,
+                )
                 .await
                 .is_ok();
         if expired {

@@ -11,7 +11,7 @@ use super::{Actor, encode};
 use crate::clock::now_ms;
 use crate::game::outbound::{Audience, Outbound, Seq, Text};
 use crate::protocol::ServerMessage;
-use crate::protocol::view::{apply_viewed, legal_message, legal_seat};
+use crate::protocol::view::{event_view, legal_message, legal_seat};
 use crate::store::{Commit, GameSummaryRow, StoreError};
 use crate::table::{ApplyError, Before, Checkpoint, Event, EventKind, Refusal, Seat, consequences};
 
@@ -81,16 +81,16 @@ impl Actor {
         kind: EventKind,
         ack: Option<u64>,
     ) -> Result<(), ApplyError> {
-        if matches!(kind, EventKind::TakenBack(_)) {
+        if kind.rewinds() {
             draft.checkpoint.keep_history(&self.state);
         }
-        let event = apply_viewed(&mut self.state, &kind, draft.now)?;
+        let applied = self.state.apply(&kind, draft.now)?;
         let v = self.state.v;
         draft.out.push((
             v,
             encode(&ServerMessage::Event {
                 v,
-                event: Box::new(event),
+                event: Box::new(event_view(&self.state, &kind, applied)),
             }),
         ));
         draft.rows.push(Event {
@@ -160,10 +160,7 @@ impl Actor {
             now,
             before,
         } = draft;
-        let turns = rows
-            .iter()
-            .filter(|r| matches!(r.kind, EventKind::Turn { .. }))
-            .count();
+        let turns = rows.iter().filter(|r| r.kind.turn().is_some()).count();
         let others = rows.len() - turns;
         let kinds: Vec<EventKind> = rows.iter().map(|r| r.kind).collect();
         // The summary goes with the command when the status changes (lists filter on it) or

@@ -10,7 +10,7 @@ use super::talk::chat_outbound;
 use crate::game::outbound::{Audience, CloseReason, Outbound, Seq, Text};
 use crate::game::viewer::Viewer;
 use crate::game::vocabulary::{Entry, JoinError, JoinRequest};
-use crate::protocol::view::{Attendance, apply_viewed, game_view, seat_presence};
+use crate::protocol::view::{Attendance, event_view, game_view, seat_presence};
 use crate::protocol::{ErrorCode, GameView, ServerMessage, You};
 use crate::table::text::display_name;
 use crate::table::{ChatSight, Role, may_see};
@@ -278,7 +278,7 @@ impl Actor {
         let mut replay = self.state.at_start();
         let mut recent = std::collections::VecDeque::new();
         for (kind, at) in &self.state.log {
-            let Ok(event) = apply_viewed(&mut replay, kind, *at) else {
+            let Ok(applied) = replay.apply(kind, *at) else {
                 tracing::error!(game = %self.state.id, v = replay.v + 1, "the game does not replay");
                 return;
             };
@@ -287,7 +287,7 @@ impl Actor {
                     replay.v,
                     encode(&ServerMessage::Event {
                         v: replay.v,
-                        event: Box::new(event),
+                        event: Box::new(event_view(&replay, kind, applied)),
                     }),
                 ));
             }

@@ -406,7 +406,7 @@ fn house_rules(game: &Game) -> Result<(), GameError> {
 fn log_events(state: &GameState, event: &GameEvent) -> Vec<EventKind> {
     match *event {
         GameEvent::Turn { player, turn, .. } => vec![EventKind::Turn { player, turn }],
-        GameEvent::Resign(p) => vec![EventKind::Resign(p)],
+        GameEvent::Resign(p) => vec![EventKind::Resign { player: p }],
         GameEvent::Draw => agreed_draw(state),
     }
 }

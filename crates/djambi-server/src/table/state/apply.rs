@@ -87,19 +87,32 @@ pub enum ApplyError {
     PauseBackwards,
 }
 
+/// What applying an event did besides changing the state: what a view of the event adds to
+/// the event's own fields (the turn's number, its effects, the turns a takeback removed).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Applied {
+    /// The turn's number, for a turn.
+    pub number: Option<u32>,
+    /// What a turn or a resignation changed on the board, in order (none for other events).
+    pub effects: Option<Vec<Effect>>,
+    /// The versions of the turns a takeback removed (they leave the turn list).
+    pub undone: Vec<u64>,
+}
+
 impl GameState {
-    /// Applies an event made at `at` (ms since the epoch: the clock runs on events' times).
-    /// Returns the effects of a turn or a resignation; on error nothing changed.
-    pub fn apply(&mut self, kind: &EventKind, at: i64) -> Result<Vec<Effect>, ApplyError> {
+    /// Applies an event made at `at` (ms since the epoch: the clock runs on events' times): the
+    /// one place where an event changes a game, live and in replay. Returns what it did beyond
+    /// the state; on error nothing changed.
+    pub fn apply(&mut self, kind: &EventKind, at: i64) -> Result<Applied, ApplyError> {
         if self.cancelled.is_some() {
             return Err(ApplyError::Cancelled);
         }
-        let effects = self.apply_kind(kind)?;
+        let applied = self.apply_kind(kind)?;
         self.v += 1;
         self.log.push((*kind, at));
         self.tick(kind, at);
         self.track_bots_alone();
-        Ok(effects)
+        Ok(applied)
     }
 
     /// Notes when every living seat became a bot (and forgets it when a person plays again).
@@ -112,9 +125,10 @@ impl GameState {
         };
     }
 
-    fn apply_kind(&mut self, kind: &EventKind) -> Result<Vec<Effect>, ApplyError> {
+    fn apply_kind(&mut self, kind: &EventKind) -> Result<Applied, ApplyError> {
         use EventKind::*;
         let next_v = self.v + 1;
+        let nothing = Applied::default;
         Ok(match *kind {
             Turn { player, turn } => {
                 if self.position().to_move() != Some(player) {
@@ -126,40 +140,51 @@ impl GameState {
                     .map_err(|e| ApplyError::Rules(e.to_string()))?;
                 self.turn_versions.push(next_v);
                 self.lapse();
-                effects
+                let number = match self.game.events().last() {
+                    Some(GameEvent::Turn { number, .. }) => Some(*number),
+                    _ => None,
+                };
+                Applied {
+                    number,
+                    effects: Some(effects),
+                    undone: Vec::new(),
+                }
             }
-            Resign(p) => {
+            Resign { player: p } => {
                 let effects = self
                     .game
                     .resign(p)
                     .map_err(|e| ApplyError::Rules(e.to_string()))?;
                 self.lapse();
-                effects
+                Applied {
+                    effects: Some(effects),
+                    ..nothing()
+                }
             }
-            DrawOffered(p) => {
+            DrawOffered { by: p } => {
                 self.check_living(p)?;
                 self.draw = Some(DrawOffer {
                     by: p,
                     accepted: djambi_core::ArmySet::EMPTY.with(p),
                     since: next_v,
                 });
-                Vec::new()
+                nothing()
             }
-            DrawAccepted(p) => {
+            DrawAccepted { by: p } => {
                 self.check_living(p)?;
                 let offer = self
                     .draw
                     .as_mut()
                     .ok_or(ApplyError::NotPending("no draw offer to accept"))?;
                 offer.accepted = offer.accepted.with(p);
-                Vec::new()
+                nothing()
             }
-            DrawDeclined(p) => {
+            DrawDeclined { by: p } => {
                 self.check_living(p)?;
                 self.draw
                     .take()
                     .ok_or(ApplyError::NotPending("no draw offer to decline"))?;
-                Vec::new()
+                nothing()
             }
             DrawAgreed { by, excused } => {
                 self.check_living(by)?;
@@ -181,22 +206,22 @@ impl GameState {
                     .agree_draw()
                     .map_err(|e| ApplyError::Rules(e.to_string()))?;
                 self.lapse();
-                Vec::new()
+                nothing()
             }
-            Cancelled(reason) => {
+            Cancelled { reason } => {
                 if self.position().is_game_over() {
                     return Err(ApplyError::Over);
                 }
                 self.cancelled = Some(reason);
                 self.lapse();
-                Vec::new()
+                nothing()
             }
             Started => {
                 if self.started {
                     return Err(ApplyError::AlreadyStarted);
                 }
                 self.started = true;
-                Vec::new()
+                nothing()
             }
             SeatToBot { player, level, .. } => {
                 self.check_living(player)?;
@@ -208,15 +233,15 @@ impl GameState {
                 if self.vote.is_some_and(|v| v.target == player) {
                     self.vote = None;
                 }
-                Vec::new()
+                nothing()
             }
-            SeatToHuman(player) => {
+            SeatToHuman { player } => {
                 self.check_living(player)?;
                 let seat = self.seat_mut(player)?;
                 if seat.bot.take().is_none() {
                     return Err(ApplyError::NoBot(player));
                 }
-                Vec::new()
+                nothing()
             }
             VoteOpened {
                 by,
@@ -243,7 +268,7 @@ impl GameState {
                     yes: djambi_core::ArmySet::EMPTY.with(by),
                     no: djambi_core::ArmySet::EMPTY,
                 });
-                Vec::new()
+                nothing()
             }
             VoteCast { by, yes } => {
                 let vote = self
@@ -258,7 +283,7 @@ impl GameState {
                 } else {
                     vote.no = vote.no.with(by);
                 }
-                Vec::new()
+                nothing()
             }
             VoteClosed { passed } => {
                 let vote = self
@@ -269,9 +294,9 @@ impl GameState {
                     self.vote = Some(vote);
                     return Err(ApplyError::VoteOutcome);
                 }
-                Vec::new()
+                nothing()
             }
-            TakebackRequested(p) => {
+            TakebackRequested { by: p } => {
                 if self.takeback.is_some() {
                     return Err(ApplyError::TakebackAsked);
                 }
@@ -282,7 +307,7 @@ impl GameState {
                     by: p,
                     accepted: djambi_core::ArmySet::EMPTY,
                 });
-                Vec::new()
+                nothing()
             }
             TakebackAnswered { by, yes } => {
                 let request = self
@@ -297,27 +322,30 @@ impl GameState {
                 } else {
                     self.takeback = None;
                 }
-                Vec::new()
+                nothing()
             }
-            TakenBack(p) => {
+            TakenBack { player: p } => {
                 if self.takeback.is_none_or(|t| t.by != p) {
                     return Err(ApplyError::DidNotAsk(p));
                 }
-                self.undo_last_turn(p)?;
+                let undone = self.undo_last_turn(p)?;
                 self.lapse();
-                Vec::new()
+                Applied {
+                    undone,
+                    ..nothing()
+                }
             }
-            Timeout(p) => {
+            Timeout { player: p } => {
                 if self.runner() != Some(p) {
                     return Err(ApplyError::ClockNotRunning(p));
                 }
-                Vec::new()
+                nothing()
             }
             Paused { from, until } => {
                 if until < from {
                     return Err(ApplyError::PauseBackwards);
                 }
-                Vec::new()
+                nothing()
             }
         })
     }
@@ -336,11 +364,11 @@ impl GameState {
                 clock.turn_played(player);
                 clock.start_turn(runner, at);
             }
-            Timeout(p) => {
+            Timeout { player: p } => {
                 clock.charge(at);
                 clock.ran_out(p);
             }
-            Started | TakenBack(_) => {
+            Started | TakenBack { .. } => {
                 clock.charge(at);
                 clock.start_turn(runner, at);
             }
@@ -376,8 +404,9 @@ impl GameState {
     }
 
     /// Takes back `player`'s last turn and the passes it forced: the rules engine's game is
-    /// replayed without them (the log keeps them, with the `taken_back` event after).
-    fn undo_last_turn(&mut self, player: Player) -> Result<(), ApplyError> {
+    /// replayed without them (the log keeps them, with the `taken_back` event after). Returns
+    /// the versions of the turns taken back.
+    fn undo_last_turn(&mut self, player: Player) -> Result<Vec<u64>, ApplyError> {
         if !self.can_take_back(player) {
             return Err(ApplyError::NoTurnToTakeBack(player));
         }
@@ -396,8 +425,7 @@ impl GameState {
                 .map_err(|e| ApplyError::Rules(e.to_string()))?;
         }
         self.game = game;
-        self.turn_versions
-            .truncate(self.turn_versions.len().saturating_sub(removed));
-        Ok(())
+        let kept = self.turn_versions.len().saturating_sub(removed);
+        Ok(self.turn_versions.split_off(kept))
     }
 }

@@ -170,13 +170,14 @@ mod tests {
         let before = s.clone();
         let mut cp = s.checkpoint();
         s.apply(&turn(Blue, "h7-h5"), 5).unwrap();
-        s.apply(&EventKind::TakebackRequested(Blue), 6).unwrap();
+        s.apply(&EventKind::TakebackRequested { by: Blue }, 6)
+            .unwrap();
         for p in [Red, Yellow, Green] {
             s.apply(&EventKind::TakebackAnswered { by: p, yes: true }, 7)
                 .unwrap();
         }
         cp.keep_history(&s);
-        s.apply(&EventKind::TakenBack(Blue), 8).unwrap();
+        s.apply(&EventKind::TakenBack { player: Blue }, 8).unwrap();
         cp.keep_seats(&s);
         s.seats[0].name = Some("Zed".into());
         s.apply(

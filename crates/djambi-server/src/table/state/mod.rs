@@ -14,7 +14,7 @@ use djambi_core::{Army, ArmySet, Game, GameEvent, Player, Position, ResultRecord
 use djambi_engine::Level;
 use uuid::Uuid;
 
-pub use apply::ApplyError;
+pub use apply::{Applied, ApplyError};
 pub use checkpoint::Checkpoint;
 pub use clock::Clock;
 pub use takeback::NoTakeback;
@@ -238,7 +238,7 @@ impl GameState {
     }
 
     /// Applies one stored event, checking it is the next one.
-    pub fn replay(&mut self, event: &Event) -> Result<Vec<djambi_core::Effect>, ReplayError> {
+    pub fn replay(&mut self, event: &Event) -> Result<Applied, ReplayError> {
         if event.v != self.v + 1 {
             return Err(ReplayError {
                 v: event.v,

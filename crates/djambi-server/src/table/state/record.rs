@@ -223,7 +223,7 @@ mod tests {
         // A win: three resignations.
         let mut won = state(Rules::default(), None);
         for (p, at) in [(Army::Blue, 1), (Army::Yellow, 2), (Army::Green, 3)] {
-            won.apply(&EventKind::Resign(p), 1_795_255_300_000 + at)
+            won.apply(&EventKind::Resign { player: p }, 1_795_255_300_000 + at)
                 .unwrap();
         }
         let meta = won.record_meta();
@@ -236,7 +236,12 @@ mod tests {
             Some(ClockSpec::Correspondence { per_turn_s: 86_400 }),
         );
         agreed
-            .apply(&EventKind::Resign(Army::Yellow), 1_795_255_300_000)
+            .apply(
+                &EventKind::Resign {
+                    player: Army::Yellow,
+                },
+                1_795_255_300_000,
+            )
             .unwrap();
         let draw = crate::table::decide::agreed_draw(&agreed);
         for kind in draw {

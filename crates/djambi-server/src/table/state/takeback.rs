@@ -43,7 +43,7 @@ impl GameState {
         for (kind, _) in self.log.iter().rev() {
             match kind {
                 EventKind::Turn { .. } => return false,
-                EventKind::DrawOffered(p) if *p == player => return true,
+                EventKind::DrawOffered { by: p } if *p == player => return true,
                 _ => {}
             }
         }
@@ -58,7 +58,7 @@ impl GameState {
         for (kind, _) in self.log.iter().rev() {
             match kind {
                 EventKind::Turn { .. } => break,
-                EventKind::TakebackRequested(p) if *p == player => {
+                EventKind::TakebackRequested { by: p } if *p == player => {
                     return Err(NoTakeback::AskedThisTurn);
                 }
                 _ => {}
@@ -92,7 +92,7 @@ impl GameState {
         for (kind, _) in self.log.iter().take(v.saturating_sub(1) as usize) {
             match kind {
                 EventKind::SeatToBot { player: p, .. } if *p == player => bot = true,
-                EventKind::SeatToHuman(p) if *p == player => bot = false,
+                EventKind::SeatToHuman { player: p } if *p == player => bot = false,
                 _ => {}
             }
         }

@@ -33,7 +33,9 @@ fn events_advance_the_version_and_illegal_ones_change_nothing() {
     let mut s = four();
     assert_eq!(s.status(), GameStatus::Live);
     let e = s.apply(&turn(Red, "b7-b5"), 0).unwrap();
-    assert!(!e.is_empty());
+    assert!(e.effects.is_some_and(|fx| !fx.is_empty()));
+    assert_eq!(e.number, Some(1));
+    assert!(e.undone.is_empty());
     assert_eq!(s.v, 2);
     let before = s.clone();
     assert!(s.apply(&turn(Red, "a7-a6"), 0).is_err());
@@ -45,9 +47,9 @@ fn events_advance_the_version_and_illegal_ones_change_nothing() {
 #[test]
 fn a_draw_needs_an_offer_and_ends_the_game() {
     let mut s = four();
-    assert!(s.apply(&EventKind::DrawAccepted(Blue), 0).is_err());
-    s.apply(&EventKind::DrawOffered(Red), 0).unwrap();
-    s.apply(&EventKind::DrawAccepted(Blue), 0).unwrap();
+    assert!(s.apply(&EventKind::DrawAccepted { by: Blue }, 0).is_err());
+    s.apply(&EventKind::DrawOffered { by: Red }, 0).unwrap();
+    s.apply(&EventKind::DrawAccepted { by: Blue }, 0).unwrap();
     assert_eq!(s.draw.unwrap().accepted.len(), 2);
     let agreed = |by| EventKind::DrawAgreed {
         by,
@@ -65,7 +67,7 @@ fn a_draw_needs_an_offer_and_ends_the_game() {
     )
     .unwrap();
     assert_eq!(t.status(), GameStatus::Finished);
-    s.apply(&EventKind::DrawAccepted(Yellow), 0).unwrap();
+    s.apply(&EventKind::DrawAccepted { by: Yellow }, 0).unwrap();
     s.apply(&agreed(Green), 0).unwrap();
     assert_eq!(s.status(), GameStatus::Finished);
     assert!(matches!(s.result(), Some(ResultRecord::Draw(p)) if p.len() == 4));
@@ -89,14 +91,15 @@ fn a_takeback_removes_the_turn_and_its_passes() {
     s.apply(&turn(Blue, "h7-h5"), 0).unwrap();
     assert!(s.can_take_back(Blue) && !s.can_take_back(Red));
     let after_red = s.game.events()[..1].to_vec();
-    s.apply(&EventKind::TakebackRequested(Blue), 0).unwrap();
+    s.apply(&EventKind::TakebackRequested { by: Blue }, 0)
+        .unwrap();
     s.apply(&EventKind::TakebackAnswered { by: Red, yes: true }, 0)
         .unwrap();
     assert!(
-        s.apply(&EventKind::TakenBack(Red), 0).is_err(),
+        s.apply(&EventKind::TakenBack { player: Red }, 0).is_err(),
         "not Red's request"
     );
-    s.apply(&EventKind::TakenBack(Blue), 0).unwrap();
+    s.apply(&EventKind::TakenBack { player: Blue }, 0).unwrap();
     assert_eq!(s.game.events(), after_red);
     assert_eq!(s.position().to_move(), Some(Blue));
     assert_eq!(s.turns().len(), 1);
@@ -148,7 +151,7 @@ fn a_vote_passes_by_majority() {
     .unwrap();
     assert_eq!(s.bot(Red), Some(Level::Medium));
     assert_eq!(s.runner(), None, "a bot's clock does not run");
-    s.apply(&EventKind::SeatToHuman(Red), 0).unwrap();
+    s.apply(&EventKind::SeatToHuman { player: Red }, 0).unwrap();
     assert_eq!(s.bot(Red), None);
 }
 
@@ -171,8 +174,9 @@ fn the_clock_follows_the_events_times() {
     // The first turn is not charged (and earns no increment).
     assert_eq!(s.clock.unwrap().left(Red, 4_000), 10_000);
     assert_eq!(s.clock.unwrap().deadline(), Some((Blue, 14_000)));
-    assert!(s.apply(&EventKind::Timeout(Red), 5_000).is_err());
-    s.apply(&EventKind::Timeout(Blue), 14_000).unwrap();
+    assert!(s.apply(&EventKind::Timeout { player: Red }, 5_000).is_err());
+    s.apply(&EventKind::Timeout { player: Blue }, 14_000)
+        .unwrap();
     assert_eq!(s.clock.unwrap().left(Blue, 14_000), 0);
     // Replaying the log gives the same clock.
     let mut again = s.at_start();
