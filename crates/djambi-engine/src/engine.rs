@@ -8,9 +8,10 @@ use djambi_core::{Player, Position, Turn};
 use crate::eval::{self, Assessment};
 use crate::level::Level;
 use crate::rng::Rng;
-use crate::search::Searcher;
 use crate::search::beginner::beginner_turn;
 use crate::search::greedy::{easy_turn, random_turn};
+use crate::search::hook::IterationHook;
+use crate::search::searcher::{MAX_DEPTH, Searcher};
 use crate::time::Limits;
 use crate::zobrist::hash;
 
@@ -89,14 +90,9 @@ pub struct Engine {
     searcher: Searcher,
     seed: u64,
     buf: Vec<Turn>,
-    /// `hard` without the opponents' kills among themselves in its quiescence search (the
-    /// arena's `hard-q`).
-    paranoid_kills: bool,
-    /// `hard` stopping at a completed fourth ply where no fifth fits the limits (the arena's
-    /// `hard-stop`, issue 24; `search/fifth.rs`).
-    stop_at_fourth: bool,
-    /// The weights `hard` evaluates with: the crate's, or the arena's `hard-fit` (issue 24).
-    weights: crate::eval::Weights,
+    /// What `hard` calls after each completed iteration ([`Engine::with_hook`]): `None` in
+    /// every engine of the server and the command line.
+    hook: Option<Box<dyn IterationHook>>,
 }
 
 impl Engine {
@@ -106,9 +102,18 @@ impl Engine {
             searcher: Searcher::new(config.tt_bytes),
             seed: config.seed,
             buf: Vec::with_capacity(4096),
-            paranoid_kills: false,
-            stop_at_fourth: false,
-            weights: crate::eval::Weights::DEFAULT,
+            hook: None,
+        }
+    }
+
+    /// An engine whose `hard` calls `hook` after each completed iteration of its search
+    /// ([`crate::search::hook`]): how the lab's experiments (`crates/djambi-lab`) change `hard`
+    /// without code of their own in the engine. The other levels, [`Engine::value`] and
+    /// [`Engine::assess`] do not call it.
+    pub fn with_hook(config: EngineConfig, hook: Box<dyn IterationHook>) -> Engine {
+        Engine {
+            hook: Some(hook),
+            ..Engine::new(config)
         }
     }
 
@@ -117,69 +122,6 @@ impl Engine {
     /// not). The table is kept: with a node budget a choice depends on the seed, not on it.
     pub fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
-    }
-
-    /// Makes `hard` and `medium` search in another style: the arena's `brs` opponent (issue
-    /// 24), not a level.
-    pub(crate) fn set_style(&mut self, style: crate::search::Style) {
-        self.searcher.style = style;
-    }
-
-    /// Sets late-move reductions: the arena's `hard-lmr` and `hard-lmrg` (issue 24), not a
-    /// level.
-    pub(crate) fn set_reductions(&mut self, reductions: crate::search::Reductions) {
-        self.searcher.reductions = reductions;
-    }
-
-    /// Makes `hard` leave the opponents' kills among themselves out of its quiescence search:
-    /// the arena's `hard-q` (issue 24), not a level.
-    pub(crate) fn set_paranoid_kills(&mut self, on: bool) {
-        self.paranoid_kills = on;
-    }
-
-    /// Makes `hard` stop at a completed fourth ply where no fifth fits the limits, rather than
-    /// start a fifth it will not finish (`search/fifth.rs`): the arena's `hard-stop` (issue 24),
-    /// not a level.
-    pub(crate) fn set_stop_at_fourth(&mut self, on: bool) {
-        self.stop_at_fourth = on;
-    }
-
-    /// Makes `hard` evaluate with the weights `w` (the arena's `hard-fit`, issue 24), not a
-    /// level; the other levels keep the crate's.
-    pub(crate) fn set_weights(&mut self, w: crate::eval::Weights) {
-        self.weights = w;
-    }
-
-    /// Makes the search choose an opponent's placements as the released engine did before
-    /// issue 24, blind to the traps set beside the searching player's chief: the arena's
-    /// `hard-old`, not a level.
-    pub(crate) fn set_old_placements(&mut self, on: bool) {
-        self.searcher.old_placements = on;
-    }
-
-    /// Makes the search follow a completed fourth ply with Best-Reply iterations whose turns
-    /// the Paranoid search must accept: the arena's `hard-brs` (issue 24), not a level.
-    pub(crate) fn set_brs_beyond(&mut self, on: bool) {
-        self.searcher.brs_beyond = on;
-    }
-
-    /// How many of its first ordered turns a non-branching opponent tries in Best-Reply Search+
-    /// (1: BRS+ itself): the arena's `hard-opps` (issue 24), not a level.
-    pub(crate) fn set_opponent_keep(&mut self, keep: usize) {
-        self.searcher.opponent_keep = keep.max(1);
-    }
-
-    /// Makes the search follow a completed fourth ply, when no fifth fits the limits, with the
-    /// same four plies searched wider: the arena's `hard-wide` (issue 24), not a level.
-    pub(crate) fn set_wide_beyond(&mut self, on: bool) {
-        self.searcher.wide_beyond = on;
-    }
-
-    /// Makes the search follow a completed fourth ply, when no fifth fits the limits, with
-    /// Monte-Carlo Tree Search among the turns it left in the running, MCTS's choice played only
-    /// if the Paranoid search accepts it: the arena's `hard-mcts` (issue 24), not a level.
-    pub(crate) fn set_mcts_beyond(&mut self, on: bool) {
-        self.searcher.mcts_beyond = on;
     }
 
     /// The seed of the next choices.
@@ -238,16 +180,16 @@ impl Engine {
                 } else if limits.movetime.is_none() && limits.nodes.is_none() {
                     limits.movetime = Some(DEFAULT_MOVETIME);
                 }
-                self.searcher.paranoid_kills = level == Level::Hard && self.paranoid_kills;
-                self.searcher.stop_at_fourth = level == Level::Hard && self.stop_at_fourth;
-                self.searcher.weights = if level == Level::Hard {
-                    self.weights
-                } else {
-                    crate::eval::Weights::DEFAULT
+                let hook = match level {
+                    Level::Hard => self
+                        .hook
+                        .as_deref_mut()
+                        .map(|h| h as &mut dyn IterationHook),
+                    _ => None,
                 };
                 let out = self
                     .searcher
-                    .think(pos, &limits, crate::search::MAX_DEPTH, start, &mut rng)
+                    .think(pos, &limits, MAX_DEPTH, start, &mut rng, hook)
                     .ok_or(GameOver)?;
                 Ok(Report {
                     best: out.best,
@@ -268,8 +210,6 @@ impl Engine {
     /// game a loss. With neither a move time nor a node budget, [`DEFAULT_MOVETIME`]. The first
     /// iteration always completes; with a node budget the value is repeatable.
     pub fn value(&mut self, pos: &Position, player: Player, limits: &Limits) -> i32 {
-        self.searcher.paranoid_kills = false;
-        self.searcher.weights = crate::eval::Weights::DEFAULT;
         if limits.movetime.is_none() && limits.nodes.is_none() {
             let limits = Limits {
                 movetime: Some(DEFAULT_MOVETIME),
@@ -287,7 +227,6 @@ impl Engine {
         if !pos.is_alive(player) {
             return eval::assess(pos, player);
         }
-        self.searcher.paranoid_kills = false;
         let v = self
             .searcher
             .value(pos, player, &Limits::nodes(ASSESS_NODES));
@@ -307,67 +246,19 @@ mod tests {
 
     fn assert_send<T: Send>() {}
 
-    /// Issue 24: the arena's `hard-fit` evaluates with the fitted weights in `hard` only;
-    /// `medium` and the analysis's values keep the crate's.
+    /// The two-opponent opening trap an outside referee found (`tests/traps.rs`): after red's
+    /// `b8-c7`, blue's Diplomat sets yellow's Militant down beside red's Chief and yellow kills
+    /// it. The value of the position for red sees red lost, thanks to the square beside its
+    /// chief kept among an opponent's placements (`search/placement.rs`).
     #[test]
-    fn only_hard_fit_evaluates_with_the_fitted_weights() {
-        let mut p = Position::new();
-        for t in ["c7-d8", "h7-g6", "g3-f4", "c3-f6"] {
-            p.play(&p.parse_turn(t).unwrap()).unwrap();
-        }
-        let nodes = Limits::nodes(20_000);
-        let fresh = Engine::default().think(&p, Level::Hard, &nodes).unwrap();
-        let mut e = Engine::default();
-        e.set_weights(crate::eval::Weights::FITTED);
-        let fitted = e.think(&p, Level::Hard, &nodes).unwrap();
-        assert_eq!(e.searcher.weights, crate::eval::Weights::FITTED);
-        assert_ne!(fitted.score, fresh.score);
-        e.think(&p, Level::Medium, &nodes).unwrap();
-        assert_eq!(e.searcher.weights, crate::eval::Weights::DEFAULT, "medium");
-        e.value(&p, djambi_core::Army::Red, &nodes);
-        assert_eq!(e.searcher.weights, crate::eval::Weights::DEFAULT, "value");
-    }
-
-    /// Issue 24: the arena's `hard-q` leaves the kills among opponents out of its quiescence
-    /// search; `hard`, `medium` and the analysis's values keep every kill.
-    #[test]
-    fn only_hard_q_leaves_the_opponents_kills_among_themselves_out() {
-        let p = Position::new();
-        let mut e = Engine::default();
-        let nodes = Limits::nodes(2_000);
-        e.think(&p, Level::Hard, &nodes).unwrap();
-        assert!(!e.searcher.paranoid_kills, "hard");
-        e.set_paranoid_kills(true);
-        e.think(&p, Level::Hard, &nodes).unwrap();
-        assert!(e.searcher.paranoid_kills);
-        e.value(&p, djambi_core::Player::Blue, &nodes);
-        assert!(!e.searcher.paranoid_kills, "the analysis");
-        e.think(&p, Level::Hard, &nodes).unwrap();
-        e.assess(&p, djambi_core::Player::Blue);
-        assert!(!e.searcher.paranoid_kills, "a draw offer's assessment");
-        e.think(&p, Level::Medium, &nodes).unwrap();
-        assert!(!e.searcher.paranoid_kills, "medium");
-    }
-
-    /// Issue 24: the arena's `hard-old` chooses an opponent's placements as the engine did
-    /// before the fix, and so does not see the referee's opening trap (red's `b8-c7` frees b8,
-    /// blue's Diplomat sets yellow's Militant down there, and it kills red's Chief); `hard`
-    /// sees red lost.
-    #[test]
-    fn only_hard_old_is_blind_to_the_opening_trap() {
+    fn the_value_sees_the_opening_trap() {
         let mut p = Position::new();
         for t in ["c7-d8", "h7-g6", "g3-f4", "c3-f6", "b8-c7"] {
             let t = p.parse_turn(t).unwrap();
             p.play(&t).unwrap();
         }
-        let value = |old: bool| {
-            let mut e = Engine::default();
-            e.set_old_placements(old);
-            e.value(&p, djambi_core::Player::Red, &Limits::nodes(20_000))
-        };
-        let (seen, blind) = (value(false), value(true));
-        assert!(seen < -eval::WIN_THRESHOLD, "hard sees red lost: {seen}");
-        assert!(blind > -eval::WIN_THRESHOLD, "hard-old does not: {blind}");
+        let seen = Engine::default().value(&p, Player::Red, &Limits::nodes(20_000));
+        assert!(seen < -eval::WIN_THRESHOLD, "red is lost: {seen}");
     }
 
     #[test]

@@ -2,14 +2,13 @@
 //!
 //! Bots for Djambi over `djambi-core`: an evaluation ([`eval`]), a Paranoid alpha-beta search
 //! with iterative deepening, a transposition table and quiescence ([`search`]), time and node
-//! limits ([`time`]), five [`Level`]s, the opponents the arena measures them against (the
-//! Max-N-2 players [`search::maxn`] and [`search::referee`], Best-Reply Search+ as a
-//! [`search::Style`], MCTS in [`search::mcts`]), the arena itself ([`arena`]), post-game analysis
-//! ([`analysis`]: every player's chance of winning after each turn by a fitted value model, the
-//! engine's choice, a verdict and each player's accuracy), and puzzles
-//! ([`puzzle`]: positions of engine play with one clearly best turn, verified by the search).
-//! `docs/ENGINE.md` explains the design, `docs/ARENA.md` how strength is measured,
-//! `docs/STRENGTH.md` what was tried to make `hard` stronger and BENCHMARKS.md the figures.
+//! limits ([`time`]), five [`Level`]s, post-game analysis ([`analysis`]: every player's chance
+//! of winning after each turn by a fitted value model, the engine's choice, a verdict and each
+//! player's accuracy), and puzzles ([`puzzle`]: positions of engine play with one clearly best
+//! turn, verified by the search). That is all it holds: the arena that measures the levels, its
+//! opponents and the experiments live in the lab (`crates/djambi-lab`), which reaches `hard`
+//! through one extension point ([`search::IterationHook`]). `docs/ENGINE.md` explains the
+//! design, `docs/ARENA.md` how strength is measured and BENCHMARKS.md the figures.
 //!
 //! ```
 //! use djambi_core::Position;
@@ -29,7 +28,6 @@
 //! ```
 
 pub mod analysis;
-pub mod arena;
 mod engine;
 pub mod eval;
 mod level;
@@ -46,5 +44,5 @@ pub use engine::{
 };
 pub use eval::{Assessment, assess};
 pub use level::{Level, ParseLevelError};
-pub use rng::Rng;
+pub use rng::{Rng, mix};
 pub use time::{Limits, process_budget};

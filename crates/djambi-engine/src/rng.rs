@@ -38,8 +38,9 @@ impl Rng {
     }
 }
 
-/// The SplitMix64 output function: a bijective mix of 64 bits.
-pub(crate) const fn mix(mut z: u64) -> u64 {
+/// The SplitMix64 output function: a bijective mix of 64 bits. The engine derives per-search
+/// and per-game seeds with it; the lab's arena seeds its seats the same way.
+pub const fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)

@@ -133,11 +133,6 @@ impl Clock {
         by_nodes.max(self.time_used())
     }
 
-    /// Whether a node budget bounds the search (then its choice is deterministic).
-    pub(crate) fn has_node_budget(&self) -> bool {
-        self.nodes.is_some()
-    }
-
     /// The share of the move time used so far (0 without one).
     pub(crate) fn time_used(&self) -> f64 {
         self.deadline.map_or(0.0, |d| {
@@ -148,22 +143,6 @@ impl Clock {
                 1.0
             }
         })
-    }
-
-    /// About how many more nodes the limits allow, `nodes` being the nodes searched so far: the
-    /// rest of the node budget, or the move time left at the rate searched so far, the lower of
-    /// the two; `None` without limits.
-    pub(crate) fn nodes_left(&self, nodes: u64) -> Option<u64> {
-        let by_nodes = self.nodes.map(|n| n.saturating_sub(nodes));
-        let by_time = self.deadline.map(|d| {
-            let spent = self.start.elapsed().as_secs_f64().max(1e-6);
-            let rest = d.saturating_duration_since(Instant::now()).as_secs_f64();
-            (nodes as f64 * rest / spent) as u64
-        });
-        match (by_nodes, by_time) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
     }
 
     /// Time since the search started.

@@ -4,6 +4,8 @@
 
 use djambi_core::{Square, Turn};
 
+use crate::eval::WIN_THRESHOLD;
+
 /// What a stored score means (alpha-beta bounds).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Bound {
@@ -57,11 +59,6 @@ impl Tt {
         self.table.len() * ENTRY_BYTES
     }
 
-    /// The current salt: [`Tt::new_search`] with it again finds this search's entries.
-    pub(crate) fn salt(&self) -> u64 {
-        self.salt
-    }
-
     /// Forgets every entry (in O(1): see `salt`).
     pub(crate) fn new_search(&mut self, salt: u64) {
         self.salt = salt;
@@ -109,6 +106,28 @@ impl Tt {
             | (bound << 41)
             | ((score as u64) << 43);
         self.table[key as usize & self.mask] = [key, data];
+    }
+}
+
+/// A score as stored in the table: forced wins and losses relative to the node, not the root.
+pub(crate) fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score + ply as i32
+    } else if score <= -WIN_THRESHOLD {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`to_tt`].
+pub(crate) fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score - ply as i32
+    } else if score <= -WIN_THRESHOLD {
+        score + ply as i32
+    } else {
+        score
     }
 }
 

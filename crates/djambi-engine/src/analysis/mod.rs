@@ -1,7 +1,7 @@
 //! Post-game analysis: for each turn of a game, every player's chance of winning after it, the
 //! engine's own choice, what it would have kept, and a verdict ([`Label`]) — judged by a value
 //! model fitted to the outcomes of games the engine did not play ([`model`]; docs/ENGINE.md
-//! "Analysis" gives the fit and the figures, `examples/calibrate` reproduces them).
+//! "Analysis" gives the fit and the figures; the lab's `calibrate` example reproduces them).
 //!
 //! For a turn `played` by `mover` in position `pos` ([`judge`]):
 //!

@@ -1,7 +1,7 @@
 //! The analysis's value model: every player's chance of winning in a position, as one vector
 //! that sums to 1 over the living players — the same numbers whoever asks (one truth per
-//! position), fitted to outcomes of games the engine did not play (`examples/calibrate.rs`,
-//! docs/ENGINE.md "Analysis").
+//! position), fitted to outcomes of games the engine did not play (the lab's `calibrate`
+//! example, `crates/djambi-lab/examples/calibrate/`; docs/ENGINE.md "Analysis").
 //!
 //! - **Static part** ([`Model::static_chances`]): a softmax over the living players of a linear
 //!   score of each player's board terms ([`crate::eval::Terms`]: the pieces of every army it
@@ -54,7 +54,7 @@ pub struct Model {
 }
 
 impl Model {
-    /// The weights fitted by `examples/calibrate.rs fit` on 600 games between Max-N-2 referee
+    /// The weights fitted by the lab's `calibrate fit` on 600 games between Max-N-2 referee
     /// players and the engine's levels mixed (docs/ENGINE.md "Analysis": the command, the
     /// data and the held-out figures).
     pub const FITTED: Model = Model {

@@ -58,11 +58,6 @@ pub fn share(pos: &Position, player: Player) -> i32 {
     share_of(&strengths(pos), player)
 }
 
-/// [`share`] under the weights `w`.
-pub fn share_with(pos: &Position, player: Player, w: &Weights) -> i32 {
-    share_of(&strengths_with(pos, None, w), player)
-}
-
 /// `player`'s share as a careless player sees it (its own chief's danger left out, see
 /// [`strengths`]' terms), from 0 to [`SHARE_SCALE`]; 0 when `player` is not alive.
 pub fn careless_share(pos: &Position, player: Player) -> i32 {
@@ -85,16 +80,11 @@ fn share_of(s: &[i32; 4], player: Player) -> i32 {
 /// worth [`WIN`] (sooner is better), a loss `-WIN` (later is better), a draw shared by k players
 /// `SHARE_SCALE / k` for each of them (the arena's scoring), and `-WIN` for the others.
 pub fn terminal(pos: &Position, player: Player, ply: usize) -> i32 {
-    terminal_with(pos, player, ply, &Weights::DEFAULT)
-}
-
-/// [`terminal`] with an open game's share under the weights `w`.
-pub fn terminal_with(pos: &Position, player: Player, ply: usize, w: &Weights) -> i32 {
     let ply = ply as i32;
     match pos.outcome() {
         Outcome::Winner(x) if x == player => WIN - ply,
         Outcome::Draw(d) if d.contains(player) => SHARE_SCALE / d.len().max(1) as i32,
-        Outcome::Ongoing => share_with(pos, player, w),
+        Outcome::Ongoing => share(pos, player),
         _ => -WIN + ply,
     }
 }

@@ -1,6 +1,6 @@
 //! A player's strength term by term: the counts the evaluation's weights multiply, so that the
 //! strength can be computed under other weights ([`Weights`]) and the weights fitted on games
-//! (`examples/eval_fit.rs`).
+//! (the lab's `eval_fit` example, `crates/djambi-lab/examples/eval_fit.rs`).
 
 use djambi_core::{Army, Position, Role};
 

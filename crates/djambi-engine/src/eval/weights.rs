@@ -35,9 +35,9 @@ pub const CHIEF_ROOM: i32 = 5;
 /// The lowest strength a living player is counted with, so that shares stay positive.
 pub const MIN_STRENGTH: i32 = 300;
 
-/// Every weight of the evaluation in one value, so that a search can be run with others than
-/// the crate's (the arena's `hard-fit`, `examples/eval_fit.rs` fitting them on games). Units: a
-/// Militant is 100.
+/// Every weight of the evaluation in one value: a player's strength is linear in its
+/// [`Terms`](super::Terms) under them, so they can be fitted on games (the lab's `eval_fit`).
+/// Units: a Militant is 100.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// A living piece of each role, indexed by `Role as usize` (a chief's is not used: a
@@ -70,21 +70,6 @@ impl Weights {
         corpse_neighbour_no_necro: CORPSE_NEIGHBOUR_NO_NECRO,
         one_corpse_from_encircled: ONE_CORPSE_FROM_ENCIRCLED,
         chief_room: CHIEF_ROOM,
-    };
-
-    /// The weights `examples/eval_fit.rs` fitted on 1 374 of `hard`'s own games on 6 000 nodes
-    /// (`fit --prior 0.002`, issue 24): the arena's `hard-fit`. They predict held-out games
-    /// better than the crate's but did not play better (docs/STRENGTH.md, "The evaluation
-    /// fitted on the engine's games"), so they are not the default.
-    pub const FITTED: Weights = Weights {
-        role: [0, 203, 298, 154, 416, 100],
-        alive: 1453,
-        ruler: 556,
-        chief_attacker: 187,
-        corpse_neighbour: 15,
-        corpse_neighbour_no_necro: 45,
-        one_corpse_from_encircled: 22,
-        chief_room: 15,
     };
 }
 

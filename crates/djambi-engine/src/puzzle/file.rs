@@ -1,14 +1,47 @@
-//! The puzzle file, `data/puzzles.json` (the contract between the generator and the server):
-//! its JSON shape ([`PuzzleFile`], [`PuzzleRecord`]) and the checks that turn a record back
-//! into a [`Puzzle`] of the rules: the position parses and is written canonically, the player
-//! is to move, the answer and the line are legal turns in their canonical text.
+//! A puzzle ([`Puzzle`]) and the puzzle file, `data/puzzles.json` (the contract between the
+//! generator and the server): its JSON shape ([`PuzzleFile`], [`PuzzleRecord`]) and the checks
+//! that turn a record back into a [`Puzzle`] of the rules: the position parses and is written
+//! canonically, the player is to move, the answer and the line are legal turns in their
+//! canonical text.
 
 use std::fmt;
 
 use djambi_core::{Player, Position, Rules, Turn};
 use serde::{Deserialize, Serialize};
 
-use crate::puzzle::{Puzzle, Theme};
+use crate::puzzle::theme::Theme;
+
+/// One puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// The position, the solver to move (standard rules).
+    pub position: Position,
+    /// The one best turn.
+    pub solution: Turn,
+    /// The engine's continuation after it.
+    pub line: Vec<Turn>,
+    /// What it is about.
+    pub theme: Theme,
+    /// 1 (easy) to 5 (hard).
+    pub difficulty: u8,
+    /// The depth at which the answer was verified unique, in plies.
+    pub depth: u32,
+    /// The answer's lead over the second-best turn at that depth (engine units).
+    pub margin: i32,
+}
+
+impl Puzzle {
+    /// The solver: the player to move.
+    ///
+    /// # Panics
+    /// If the position is a finished game (not a puzzle: [`generate()`](super::generate()) and
+    /// [`PuzzleRecord::puzzle`] never make one).
+    pub fn player(&self) -> Player {
+        self.position
+            .to_move()
+            .expect("a puzzle's position has a player to move")
+    }
+}
 
 /// The file format's version (`version`).
 pub const PUZZLE_FILE_VERSION: u32 = 1;

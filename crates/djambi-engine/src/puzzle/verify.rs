@@ -13,8 +13,8 @@
 
 use djambi_core::{Position, Turn};
 
-use crate::search::Searcher;
 use crate::search::rank::Ranked;
+use crate::search::searcher::Searcher;
 use crate::time::Limits;
 
 /// The transposition table of a [`Verifier`]: 16 MiB.
@@ -70,10 +70,11 @@ pub struct Verifier {
 impl Verifier {
     /// A verifier whose every verdict searches at most `nodes` nodes.
     pub fn new(nodes: u64) -> Verifier {
-        let mut searcher = Searcher::new(VERIFY_TT_BYTES);
         // A verdict is a proof at its depth: every turn is searched to it, none reduced.
-        searcher.reductions = crate::search::Reductions::Off;
-        Verifier { searcher, nodes }
+        Verifier {
+            searcher: Searcher::new(VERIFY_TT_BYTES),
+            nodes,
+        }
     }
 
     /// The node budget of one verdict.

@@ -15,13 +15,7 @@ const KILL: i32 = 1 << 24;
 const MAZE: i32 = 1 << 23;
 const KILLER: i32 = 1 << 22;
 /// History scores stay below the killers.
-pub(crate) const HISTORY_MAX: i32 = (1 << 21) - 1;
-
-/// Whether an ordering score is a quiet turn's (ordered by history alone: not the table's turn,
-/// a kill, a maze move or a killer).
-pub(crate) fn is_quiet(score: i32) -> bool {
-    score <= HISTORY_MAX
-}
+const HISTORY_MAX: i32 = (1 << 21) - 1;
 
 /// Per-search ordering memory: killer moves per ply and a history table.
 pub(crate) struct Ordering {

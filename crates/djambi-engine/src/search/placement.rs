@@ -26,6 +26,9 @@
 
 use djambi_core::{Army, Controller, Player, Position, Role, Square, Turn};
 
+/// Placements kept per group inside the tree (the quiescence search keeps one per kill).
+pub(crate) const PER_GROUP: usize = 3;
+
 /// Per-node facts about squares, computed once per position.
 pub(crate) struct PlaceCtx {
     /// Corpse placement value next to enemy chiefs (0: no enemy chief beside it).
@@ -160,6 +163,14 @@ pub(crate) fn reduce(
     keep: impl FnMut(Turn),
 ) {
     reduce_if(pos, ctx, all, per_group, |_| true, keep)
+}
+
+/// The turns of `legal` (a position's legal turns, in generator order) that the search's root
+/// starts from: every turn without a placement, and [`PER_GROUP`] representative placements of
+/// each group, chosen for nobody in particular. For players outside the engine that want the
+/// search's view of a position's choices (the lab's MCTS).
+pub fn representatives(pos: &Position, legal: &[Turn], keep: impl FnMut(Turn)) {
+    reduce(pos, &PlaceCtx::new(pos, None), legal, PER_GROUP, keep)
 }
 
 /// Like [`reduce`], for the turns (and groups of turns) that `wanted` accepts: it is asked once
@@ -319,9 +330,10 @@ pub(crate) fn victim(pos: &Position, t: &Turn) -> Option<djambi_core::Piece> {
     }
 }
 
-/// Game 86 of `--a hard-lmrg --b referee --nodes 500000 --seed 2000` (issue 24) up to yellow's
-/// 19th turn, `c6-b7@e1`, after which green's Diplomat sets yellow's Chief down in red's
-/// Assassin's line: the position the tests of the chief in harm's way start from.
+/// Game 86 of an arena match against the outside referee's Max-N-2 players (500 000 nodes,
+/// `--seed 2000`, issue 24) up to yellow's 19th turn, `c6-b7@e1`, after which green's Diplomat
+/// sets yellow's Chief down in red's Assassin's line: the position the tests of the chief in
+/// harm's way start from.
 #[cfg(test)]
 pub(crate) fn game_86() -> Position {
     let mut p = Position::new();

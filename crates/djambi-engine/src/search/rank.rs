@@ -14,8 +14,7 @@ use std::time::Instant;
 
 use djambi_core::{Position, Turn};
 
-use crate::search::Searcher;
-use crate::search::paranoid::INF;
+use crate::search::searcher::{INF, MAX_DEPTH, Searcher};
 use crate::time::Limits;
 
 /// The two best root turns of one completed iteration, with their exact values (the root
@@ -64,7 +63,7 @@ impl Searcher {
     /// (or the deepest depth was reached), and then the ranking gains nothing.
     pub(crate) fn rank_deeper(&mut self, pos: &Position, ranking: &mut RootRanking) -> bool {
         let depth = ranking.ranks.len() as u32 + 1;
-        if depth > super::MAX_DEPTH as u32 {
+        if depth > MAX_DEPTH as u32 {
             return false;
         }
         let Some(ranked) = self.rank_iteration(pos, depth, &mut ranking.moves) else {

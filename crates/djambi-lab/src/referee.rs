@@ -1,5 +1,5 @@
 //! The referee's Max-N-2 player: the opponent an outside referee measures `hard` against (issue
-//! 24), after mabdelaal86/djambi's AI. Harder than [`super::maxn`]'s baseline in three ways: its
+//! 24), after mabdelaal86/djambi's AI. Harder than [`crate::maxn`]'s baseline in three ways: its
 //! piece values are far apart (a chief is worth 300 militants' 5), a player's own elimination and
 //! another's win weigh in, and each player maximises its *lead* over the others rather than its
 //! own material, so it also likes to take the others' pieces.
@@ -17,8 +17,9 @@
 
 use djambi_core::{Army, Controller, Outcome, Position, Turn};
 
-use crate::rng::Rng;
-use crate::search::maxn::{MaxnScratch, ReplyTie, two_ply};
+use djambi_engine::Rng;
+
+use crate::maxn::{MaxnScratch, ReplyTie, two_ply};
 
 /// The referee's piece values, indexed by `Role as usize`: Chief 300, Assassin 15, Reporter 18,
 /// Diplomat 10, Necromobile 10, Militant 5.

@@ -4,7 +4,7 @@
 //! what the analysis says of held-out games.
 //!
 //! ```text
-//! cargo build --release -p djambi-engine --example calibrate
+//! cargo build --release -p djambi-lab --example calibrate
 //! C=target/release/examples/calibrate
 //! $C play --games 600 --seed 1 --out games.jsonl       # the games (about 5 min on 2 cores)
 //! $C fit games.jsonl                                     # the weights, fitted on 4 games in 5

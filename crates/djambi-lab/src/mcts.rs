@@ -7,7 +7,7 @@
 //!
 //! Exactly:
 //! 1. A node's children are its legal turns with `hard`'s representative placements
-//!    (`search/placement.rs`), each with a prior: the mover's share after the turn
+//!    ([`representatives`]), each with a prior: the mover's share after the turn
 //!    ([`crate::eval::share`]), on 0 to 1.
 //! 2. Selection from the root takes the child maximising
 //!    `Q + C · sqrt(ln N / n) + W · prior / (n + 1)` (UCB1 plus progressive bias, Chaslot et
@@ -21,9 +21,8 @@
 
 use djambi_core::{Army, Outcome, Player, Position, Turn};
 
-use crate::eval::{self, SHARE_SCALE};
-use crate::search::paranoid::PER_GROUP;
-use crate::search::placement::{PlaceCtx, reduce};
+use djambi_engine::eval::{self, SHARE_SCALE};
+use djambi_engine::search::representatives;
 
 /// The exploration constant `C`.
 const EXPLORE: f64 = 0.4;
@@ -78,30 +77,6 @@ impl Mcts {
     /// The turn MCTS chooses for the player to move in `pos` after evaluating about `budget`
     /// positions, or `None` when the game is over. Deterministic.
     pub fn choose(&mut self, pos: &Position, budget: u64) -> Option<Turn> {
-        self.grow(pos, None, budget, || false)?;
-        let root = &self.nodes[0];
-        let kids = &self.nodes[root.children as usize..(root.children + root.len) as usize];
-        kids.iter()
-            .max_by(|a, b| {
-                rank(a)
-                    .partial_cmp(&rank(b))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            })
-            .map(|n| n.turn)
-    }
-
-    /// Grows a new tree from `pos` until about `budget` positions are evaluated or `stop` says
-    /// so (asked after each iteration: `hard-mcts`'s clock); the root's children are `only` when
-    /// given (`hard-mcts`: the turns the Paranoid search left in the running), else every turn
-    /// with representative placements. Returns the positions evaluated, or `None` when the game
-    /// is over.
-    pub(crate) fn grow(
-        &mut self,
-        pos: &Position,
-        only: Option<&[Turn]>,
-        budget: u64,
-        mut stop: impl FnMut() -> bool,
-    ) -> Option<u64> {
         let mover = pos.to_move()?;
         self.nodes.clear();
         self.nodes.push(Node {
@@ -114,30 +89,21 @@ impl Mcts {
             len: 0,
             expanded: false,
         });
-        let mut spent = self.expand(0, pos, only);
-        if self.nodes[0].len <= 1 {
-            return Some(spent);
+        let mut spent = self.expand(0, pos);
+        if self.nodes[0].len > 1 {
+            while spent < budget {
+                spent += self.iterate(pos);
+            }
         }
-        while spent < budget && !stop() {
-            spent += self.iterate(pos);
-        }
-        Some(spent)
-    }
-
-    /// The root's children of the last tree grown, best first: the most visited, ties to the
-    /// higher mean, then in the order given.
-    pub(crate) fn ranked(&self) -> Vec<Turn> {
         let root = &self.nodes[0];
-        let mut kids: Vec<&Node> = self.nodes
-            [root.children as usize..(root.children + root.len) as usize]
-            .iter()
-            .collect();
-        kids.sort_by(|a, b| {
-            rank(b)
-                .partial_cmp(&rank(a))
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
-        kids.into_iter().map(|n| n.turn).collect()
+        let kids = &self.nodes[root.children as usize..(root.children + root.len) as usize];
+        kids.iter()
+            .max_by(|a, b| {
+                rank(a)
+                    .partial_cmp(&rank(b))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+            .map(|n| n.turn)
     }
 
     /// One selection, expansion and backup. Returns the positions evaluated.
@@ -153,7 +119,7 @@ impl Mcts {
         }
         let mut spent = 1;
         if !pos.is_game_over() && !self.nodes[at as usize].expanded {
-            spent += self.expand(at, &pos, None);
+            spent += self.expand(at, &pos);
         }
         let v = values(&pos);
         for &i in &self.path {
@@ -184,15 +150,15 @@ impl Mcts {
         best.1
     }
 
-    /// Makes the children of `at` (position `pos`) with their priors: the turns `only` when
-    /// given, else every legal turn with representative placements. Returns their number.
-    fn expand(&mut self, at: u32, pos: &Position, only: Option<&[Turn]>) -> u64 {
+    /// Makes the children of `at` (position `pos`) with their priors: every legal turn with
+    /// representative placements. Returns their number.
+    fn expand(&mut self, at: u32, pos: &Position) -> u64 {
         let Some(mover) = pos.to_move() else {
             return 0;
         };
         let first = self.nodes.len() as u32;
         let nodes = &mut self.nodes;
-        let mut push = |t: Turn| {
+        let push = |t: Turn| {
             let mut child = *pos;
             child.play_unchecked(&t);
             let prior = f64::from(eval::terminal(&child, mover, 1).clamp(0, SHARE_SCALE))
@@ -208,15 +174,10 @@ impl Mcts {
                 expanded: false,
             });
         };
-        if let Some(only) = only {
-            only.iter().for_each(|&t| push(t));
-        } else {
-            let mut raw = std::mem::take(&mut self.raw);
-            pos.legal_turns_into(&mut raw);
-            let ctx = PlaceCtx::new(pos, None);
-            reduce(pos, &ctx, &raw, PER_GROUP, push);
-            self.raw = raw;
-        }
+        let mut raw = std::mem::take(&mut self.raw);
+        pos.legal_turns_into(&mut raw);
+        representatives(pos, &raw, push);
+        self.raw = raw;
         let len = self.nodes.len() as u32 - first;
         let n = &mut self.nodes[at as usize];
         n.children = first;
@@ -242,38 +203,6 @@ mod tests {
         let a = Mcts::default().choose(&p, 3000).unwrap();
         assert!(p.is_legal(&a));
         assert_eq!(Mcts::default().choose(&p, 3000), Some(a));
-    }
-
-    /// `hard-mcts`'s clock: a tree stops growing as soon as its `stop` says so, whatever its
-    /// budget, and a root given its turns has exactly those as children.
-    #[test]
-    fn stops_when_told_and_keeps_the_given_root_turns() {
-        let p = Position::new();
-        let only: Vec<Turn> = p.legal_turns().into_iter().take(5).collect();
-        let mut m = Mcts::default();
-        let mut asked = 0;
-        let spent = m
-            .grow(&p, Some(&only), u64::MAX, || {
-                asked += 1;
-                asked > 10
-            })
-            .unwrap();
-        assert_eq!(asked, 11, "asked after each of ten iterations");
-        assert!(spent < 10_000, "{spent}");
-        let mut ranked = m.ranked();
-        ranked.sort();
-        let mut want = only.clone();
-        want.sort();
-        assert_eq!(ranked, want);
-    }
-
-    /// The memory bound of `hard-mcts` on a move time: a tree of `MCTS_MAX_POSITIONS` nodes,
-    /// its list grown to the next power of two, stays under 100 MB.
-    #[test]
-    fn a_tree_on_a_move_time_stays_under_100_mb() {
-        let most = super::super::mcts_beyond::MCTS_MAX_POSITIONS.next_power_of_two();
-        let bytes = most * std::mem::size_of::<Node>() as u64;
-        assert!(bytes < 100 << 20, "{bytes}");
     }
 
     #[test]

@@ -1,9 +1,12 @@
-//! Fits the evaluation's weights (`eval/weights.rs`, the material values) on games the engine
-//! plays itself, Texel's way: the weights whose shares best predict how the games ended.
+//! Fits the evaluation's weights (`djambi_engine::eval::Weights`, each with its reason in the
+//! engine's `eval/weights.rs`) on games the engine plays itself, Texel's way: the weights whose
+//! shares best predict how the games ended. The weights it found in issue 24 predicted held-out
+//! games better and did not play better (`docs/lab/strength.md`, "The evaluation fitted on the
+//! engine's games"): a tool for the next attempt, not a part of `hard`.
 //!
 //! ```text
-//! cargo run --release -p djambi-engine --example eval_fit -- play --games 400 --seed 1 > games.txt
-//! cargo run --release -p djambi-engine --example eval_fit -- fit games.txt
+//! cargo run --release -p djambi-lab --example eval_fit -- play --games 400 --seed 1 > games.txt
+//! cargo run --release -p djambi-lab --example eval_fit -- fit games.txt
 //! ```
 //!
 //! `play` seats `hard` on a node budget (`--nodes`, 6 000 by default; repeatable) in every seat
@@ -22,9 +25,9 @@ use std::io::{BufRead, Write};
 use std::num::NonZeroU32;
 
 use djambi_core::{Army, Position, Role, Rules, Turn};
-use djambi_engine::arena::outcome_scores;
 use djambi_engine::eval::{Terms, Weights, terms};
 use djambi_engine::{Engine, EngineConfig, Level, Limits};
+use djambi_lab::arena::outcome_scores;
 
 #[path = "common/flags.rs"]
 mod flags;

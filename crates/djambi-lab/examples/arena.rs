@@ -4,9 +4,9 @@
 //! ladder of such matches, one per pair of neighbouring levels, with an Elo estimate per level.
 //!
 //! ```text
-//! cargo run --release -p djambi-engine --example arena -- \
+//! cargo run --release -p djambi-lab --example arena -- \
 //!     --games 100 --a hard --b maxn2 --movetime 1000 --turn-limit 60 --seed 1 --threads 1
-//! cargo run --release -p djambi-engine --example arena -- \
+//! cargo run --release -p djambi-lab --example arena -- \
 //!     --ladder random,beginner,easy,medium,hard --games 200,200,100,60 --movetime 100 \
 //!     --turn-limit 60 --seed 1 --threads 1
 //! ```
@@ -14,31 +14,18 @@
 //! Options: `--games N` (default 40), `--a AGENT` (tested, default `hard`), `--b AGENT`
 //! (the three others, default `maxn2`), `--movetime MS` (engine levels, as `djambi bot`
 //! gets it; default 1000) or `--nodes N` (a node budget instead: deterministic games),
-//! `--turn-limit N` (default 60), `--seed S` (default 1), `--jobs T` (games played in parallel, default 1; `--threads` is
-//! the same),
-//! `--hash MB` (per searching engine seat, default 16). AGENT is `random`, `beginner`, `easy`,
-//! `medium`, `hard`, `maxn2`, `referee` (the outside referee's Max-N-2 player), `brs`
-//! (Best-Reply Search+ over `hard`'s evaluation), `hard-lmr` (`hard` with late-move
-//! reductions), `hard-lmrg` (the same, sparing the turns that bear on its own chief),
-//! `hard-lmrv` (full-width to depth 4, reductions beyond, a deeper turn played only if the
-//! full-width search finds it no clearly worse), `hard-q` (`hard` whose quiescence search
-//! leaves out the opponents' kills among themselves), `hard-old` (`hard` as released before
-//! issue 24, blind to the opening trap), `hard-brs` (`hard` to depth 4, then Best-Reply
-//! iterations whose turn is played only if the full-width search finds it no clearly worse),
-//! `hard-opps` (`hard-brs` whose non-branching opponents try two turns), `hard-wide` (`hard`
-//! to depth 4, then the same four plies searched wider when no fifth fits), `hard-mcts`
-//! (`hard` to depth 4, then, when no fifth fits, MCTS among the turns depth 4 cannot rank below
-//! its best, its choice played only if the full-width search finds it no clearly worse),
-//! `hard-stop` (`hard` stopping at depth 4 when no fifth fits, instead of starting a fifth it
-//! will not finish), `hard-fit` (`hard` evaluating with the weights `eval_fit` fitted on its
-//! own games) or `mcts` (tree search with progressive bias, on the
-//! node budget, 100 000 without one). Game `i` uses seed `S + i` and puts the
-//! tested agent in seat
-//! `i mod 4`. `--b-nodes N` gives the three others a node budget of their own (with
-//! `--nodes`: the tested agent's; the time-scaling match is `--a hard --b hard --nodes 500000
-//! --b-nodes 125000`); `--b-movetime MS` does the same on the clock (`--movetime 1000
-//! --b-movetime 250`). `--from G` starts at game `G` (to replay one game: `--from G --games
-//! 1`); an elimination of the tested agent before turn 30 prints the game's turns.
+//! `--turn-limit N` (default 60), `--seed S` (default 1), `--jobs T` (games played in
+//! parallel, default 1; `--threads` is the same), `--hash MB` (per searching engine seat,
+//! default 16). AGENT is a level (`random`, `beginner`, `easy`, `medium`, `hard`), `maxn2`
+//! (the Max-N-2 material baseline), `referee` (the outside referee's Max-N-2 player), `mcts`
+//! (tree search with progressive bias, on the node budget, 100 000 without one) or an
+//! experiment on `hard` (`src/experiments/`, e.g. `hard-stop`). Game `i` uses seed `S + i` and puts
+//! the tested agent in seat `i mod 4`. `--b-nodes N` gives the three others a node budget of
+//! their own (with `--nodes`: the tested agent's; the time-scaling match is `--a hard --b hard
+//! --nodes 500000 --b-nodes 125000`); `--b-movetime MS` does the same on the clock
+//! (`--movetime 1000 --b-movetime 250`). `--from G` starts at game `G` (to replay one game:
+//! `--from G --games 1`); an elimination of the tested agent before turn 30 prints the game's
+//! turns.
 //!
 //! `--ladder A,B,C,…` (weakest first) plays, for each neighbouring pair, the stronger agent in
 //! one seat against three copies of the weaker (`B` vs 3 × `A`, `C` vs 3 × `B`, …), then one
@@ -53,9 +40,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use djambi_core::Outcome;
-use djambi_engine::arena::{
-    Agent, GameResult, GameSetup, elo_difference, mean_ci95, play_game, rotated_seats,
-};
+use djambi_lab::agent::Agent;
+use djambi_lab::arena::{GameResult, GameSetup, play_game, rotated_seats};
+use djambi_lab::stats::{elo_difference, mean_ci95};
 
 struct Options {
     games: Vec<usize>,

@@ -1,4 +1,4 @@
-//! Command-line flags shared by the fitting examples (`chance_fit`, `eval_fit`), included with
+//! Command-line flags shared by the lab's examples (`calibrate`, `eval_fit`), included with
 //! `#[path]`: cargo builds only `examples/*.rs` and `examples/*/main.rs` as examples, so this
 //! file is a module of each, not an example of its own.
 

@@ -18,7 +18,7 @@
 
 use djambi_core::{Army, Controller, Position, Turn};
 
-use crate::rng::Rng;
+use djambi_engine::Rng;
 
 /// The baseline's piece values, indexed by `Role as usize`: Chief 10 (the largest), Assassin 4,
 /// Reporter 4, Diplomat 3, Necromobile 2, Militant 1.

@@ -4,8 +4,9 @@ use std::io::{BufRead, Write};
 use std::time::Instant;
 
 use djambi_core::{Position, Rules, Turn};
-use djambi_engine::arena::{Agent, GameSetup, play_game};
 use djambi_engine::{Level, Rng};
+use djambi_lab::agent::Agent;
+use djambi_lab::arena::{GameSetup, play_game};
 use serde::{Deserialize, Serialize};
 
 use super::flags::arg;

@@ -1,0 +1,533 @@
+//! The module graph of a crate's `src/`, read from its source text, for the layering tests
+//! (`tests/module_layers.rs` here and in `crates/djambi-lab`, which includes this file by path).
+//!
+//! A module is a file: `src/a.rs` and `src/a/mod.rs` are `a`, `src/a/b.rs` is `a::b`; `lib.rs`
+//! is the crate root, which only declares and re-exports. Module `m` depends on module `n` when
+//! its code, outside comments, strings and `#[cfg(test)]` items, names a path that resolves to
+//! `n`: `crate::…`, `super::…`, `self::…`, or a path starting with one of `m`'s own submodules
+//! (a `mod.rs` that uses its children, `use paranoid::INF`). A path resolves to the longest
+//! prefix of it that is a module, so `crate::search::Searcher` is a dependency on `search`
+//! (where `search/mod.rs` defines or re-exports it) and `crate::search::paranoid::INF` one on
+//! `search::paranoid`. `mod` declarations are not dependencies.
+
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The crate root's name in the graph.
+pub const ROOT: &str = "crate";
+
+/// One module: its file and the modules it depends on.
+#[derive(Debug)]
+pub struct Module {
+    /// The file, relative to `src/`.
+    pub file: PathBuf,
+    /// Its code: comments and string contents blanked, `#[cfg(test)]` items removed.
+    pub code: String,
+    /// The modules it depends on (never itself).
+    pub deps: BTreeSet<String>,
+}
+
+/// Every module of `src`, by name (`search::paranoid`; [`ROOT`] for `lib.rs`).
+pub fn read(src: &Path) -> BTreeMap<String, Module> {
+    let mut files = Vec::new();
+    collect(src, src, &mut files);
+    let mut modules: BTreeMap<String, Module> = files
+        .into_iter()
+        .map(|file| {
+            let source = fs::read_to_string(src.join(&file)).unwrap();
+            let name = module_name(&file);
+            let code = code_of(&source);
+            (
+                name,
+                Module {
+                    file,
+                    code,
+                    deps: BTreeSet::new(),
+                },
+            )
+        })
+        .collect();
+    let names: BTreeSet<String> = modules.keys().cloned().collect();
+    for (name, module) in modules.iter_mut() {
+        module.deps = dependencies(name, &module.code, &names);
+    }
+    modules
+}
+
+fn collect(src: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            collect(src, &path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path.strip_prefix(src).unwrap().to_path_buf());
+        }
+    }
+}
+
+/// `a/b.rs` → `a::b`, `a/mod.rs` → `a`, `lib.rs` → [`ROOT`].
+pub fn module_name(file: &Path) -> String {
+    let mut parts: Vec<String> = file
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let last = parts.pop().unwrap();
+    let stem = last.trim_end_matches(".rs");
+    if stem != "mod" && !(parts.is_empty() && (stem == "lib" || stem == "main")) {
+        parts.push(stem.to_string());
+    }
+    if parts.is_empty() {
+        ROOT.to_string()
+    } else {
+        parts.join("::")
+    }
+}
+
+/// The code of a source file: comments and the contents of string and character literals
+/// blanked, and every item marked `#[cfg(test)]` (a test module, a test helper) removed.
+pub fn code_of(source: &str) -> String {
+    remove_test_items(&blank(source))
+}
+
+/// Comments and literal contents replaced by spaces (line breaks kept).
+fn blank(source: &str) -> String {
+    let chars: Vec<char> = source.chars().collect();
+    let mut out = String::with_capacity(source.len());
+    let mut i = 0;
+    let keep_lines = |c: char| if c == '\n' { '\n' } else { ' ' };
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                out.push(' ');
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            let mut depth = 0;
+            while i < chars.len() {
+                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                    depth += 1;
+                    out.push_str("  ");
+                    i += 2;
+                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                    depth -= 1;
+                    out.push_str("  ");
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    out.push(keep_lines(chars[i]));
+                    i += 1;
+                }
+            }
+        } else if c == 'r' && (next == Some('"') || next == Some('#')) && !ident_before(&chars, i) {
+            // A raw string: r"…", r#"…"#.
+            let mut j = i + 1;
+            let mut hashes = 0;
+            while chars.get(j) == Some(&'#') {
+                hashes += 1;
+                j += 1;
+            }
+            if chars.get(j) != Some(&'"') {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            out.push('"');
+            j += 1;
+            loop {
+                if j >= chars.len() {
+                    break;
+                }
+                if chars[j] == '"' && (0..hashes).all(|k| chars.get(j + 1 + k) == Some(&'#')) {
+                    j += 1 + hashes;
+                    break;
+                }
+                out.push(keep_lines(chars[j]));
+                j += 1;
+            }
+            out.push('"');
+            i = j;
+        } else if c == '"' {
+            out.push('"');
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    out.push(' ');
+                    i += 1;
+                }
+                if i < chars.len() {
+                    out.push(keep_lines(chars[i]));
+                    i += 1;
+                }
+            }
+            out.push('"');
+            i += 1;
+        } else if c == '\'' {
+            // A character literal ('x', '\n', '\u{1F600}'), or a lifetime ('a).
+            let close = if next == Some('\\') {
+                (i + 2..chars.len().min(i + 12)).find(|&k| chars[k] == '\'')
+            } else if chars.get(i + 2) == Some(&'\'') {
+                Some(i + 2)
+            } else {
+                None
+            };
+            match close {
+                Some(k) => {
+                    out.push_str("' '");
+                    out.extend(std::iter::repeat_n(' ', k - i - 2));
+                    i = k + 1;
+                }
+                None => {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+fn ident_before(chars: &[char], i: usize) -> bool {
+    i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '_')
+}
+
+/// The code without the items that follow a `#[cfg(test)]` attribute: up to the first `;` at
+/// the item's level, or through the first `{ … }` block.
+fn remove_test_items(code: &str) -> String {
+    const MARK: &str = "#[cfg(test)]";
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find(MARK) {
+        out.push_str(&rest[..at]);
+        let item = &rest[at + MARK.len()..];
+        let mut depth = 0usize;
+        let mut end = item.len();
+        for (k, c) in item.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        end = k + 1;
+                        break;
+                    }
+                }
+                ';' if depth == 0 => {
+                    end = k + 1;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        rest = &item[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A token of the code, as far as paths need.
+#[derive(Clone, Debug, PartialEq)]
+enum Token {
+    Ident(String),
+    Colons,
+    Open,
+    Close,
+    Comma,
+    Other,
+}
+
+fn tokens(code: &str) -> Vec<Token> {
+    let chars: Vec<char> = code.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_alphabetic() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            out.push(Token::Ident(chars[start..i].iter().collect()));
+            continue;
+        }
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        let token = match c {
+            ':' if chars.get(i + 1) == Some(&':') => {
+                i += 1;
+                Token::Colons
+            }
+            '{' => Token::Open,
+            '}' => Token::Close,
+            ',' => Token::Comma,
+            _ => Token::Other,
+        };
+        out.push(token);
+        i += 1;
+    }
+    out
+}
+
+/// Every path of the code with at least two segments, use-tree groups expanded
+/// (`crate::a::{b, c::d}` gives `crate::a::b` and `crate::a::c::d`), as written.
+pub fn paths(code: &str) -> Vec<Vec<String>> {
+    let t = tokens(code);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < t.len() {
+        let starts = matches!(t[i], Token::Ident(_)) && (i == 0 || t[i - 1] != Token::Colons);
+        if starts && t.get(i + 1) == Some(&Token::Colons) {
+            i = path_at(&t, i, Vec::new(), &mut out);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Reads the path starting at `t[i]` under `prefix` into `out`; returns the index after it.
+fn path_at(
+    t: &[Token],
+    mut i: usize,
+    mut prefix: Vec<String>,
+    out: &mut Vec<Vec<String>>,
+) -> usize {
+    while let Some(Token::Ident(name)) = t.get(i) {
+        prefix.push(name.clone());
+        i += 1;
+        if t.get(i) != Some(&Token::Colons) {
+            out.push(prefix);
+            return i;
+        }
+        i += 1;
+        if t.get(i) == Some(&Token::Open) {
+            i += 1;
+            loop {
+                match t.get(i) {
+                    Some(Token::Close) | None => return i + 1,
+                    Some(Token::Comma) => i += 1,
+                    Some(Token::Ident(_)) => i = path_at(t, i, prefix.clone(), out),
+                    Some(_) => i += 1,
+                }
+            }
+        }
+    }
+    out.push(prefix);
+    i
+}
+
+/// The modules `module` depends on, from its code; `names` are the crate's modules.
+pub fn dependencies(module: &str, code: &str, names: &BTreeSet<String>) -> BTreeSet<String> {
+    let here: Vec<String> = if module == ROOT {
+        Vec::new()
+    } else {
+        module.split("::").map(String::from).collect()
+    };
+    let is_module = |segs: &[String]| {
+        if segs.is_empty() {
+            true
+        } else {
+            names.contains(&segs.join("::"))
+        }
+    };
+    let mut deps = BTreeSet::new();
+    for path in paths(code) {
+        let mut abs: Vec<String>;
+        let mut rest = path.as_slice();
+        match rest[0].as_str() {
+            "crate" => {
+                abs = Vec::new();
+                rest = &rest[1..];
+            }
+            "self" => {
+                abs = here.clone();
+                rest = &rest[1..];
+            }
+            "super" => {
+                abs = here.clone();
+                while rest.first().is_some_and(|s| s == "super") {
+                    abs.pop();
+                    rest = &rest[1..];
+                }
+            }
+            first => {
+                let mut child = here.clone();
+                child.push(first.to_string());
+                if !is_module(&child) {
+                    continue;
+                }
+                abs = here.clone();
+            }
+        }
+        abs.extend(rest.iter().filter(|s| *s != "self").cloned());
+        // The longest prefix that is a module.
+        while !is_module(&abs) {
+            abs.pop();
+        }
+        let dep = if abs.is_empty() {
+            ROOT.to_string()
+        } else {
+            abs.join("::")
+        };
+        if dep != module {
+            deps.insert(dep);
+        }
+    }
+    deps
+}
+
+/// A cycle among the modules, if there is one: its modules in order, the first repeated at the
+/// end (`a -> b -> a`).
+pub fn cycle(modules: &BTreeMap<String, Module>) -> Option<Vec<String>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        Open,
+        Done,
+    }
+    fn visit(
+        at: &str,
+        modules: &BTreeMap<String, Module>,
+        marks: &mut BTreeMap<String, Mark>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        marks.insert(at.to_string(), Mark::Open);
+        stack.push(at.to_string());
+        for dep in modules.get(at).map(|m| &m.deps).into_iter().flatten() {
+            match marks.get(dep.as_str()).copied().unwrap_or(Mark::Done) {
+                Mark::Open => {
+                    let from = stack.iter().position(|m| m == dep).unwrap();
+                    let mut found = stack[from..].to_vec();
+                    found.push(dep.clone());
+                    return Some(found);
+                }
+                Mark::New => {
+                    if let Some(found) = visit(dep, modules, marks, stack) {
+                        return Some(found);
+                    }
+                }
+                Mark::Done => {}
+            }
+        }
+        stack.pop();
+        marks.insert(at.to_string(), Mark::Done);
+        None
+    }
+    let mut marks: BTreeMap<String, Mark> =
+        modules.keys().map(|k| (k.clone(), Mark::New)).collect();
+    for name in modules.keys() {
+        if marks[name] == Mark::New
+            && let Some(found) = visit(name, modules, &mut marks, &mut Vec::new())
+        {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// The edges of the graph that name the crate root (`crate::Engine` rather than
+/// `crate::engine::Engine`): a module must name the module that defines what it uses.
+pub fn through_root(modules: &BTreeMap<String, Module>) -> Vec<String> {
+    modules
+        .iter()
+        .filter(|(name, m)| name.as_str() != ROOT && m.deps.contains(ROOT))
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+/// The field names of `struct name { … }` in `code`, if the struct is there.
+pub fn struct_fields(code: &str, name: &str) -> Option<Vec<String>> {
+    let at = code.find(&format!("struct {name} "))?;
+    let body_start = at + code[at..].find('{')? + 1;
+    let mut depth = 1usize;
+    let mut end = body_start;
+    for (k, c) in code[body_start..].char_indices() {
+        match c {
+            '{' | '(' | '<' | '[' => depth += 1,
+            '}' | ')' | '>' | ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = body_start + k;
+                    break;
+                }
+            }
+            ',' if depth == 1 => {}
+            _ => {}
+        }
+    }
+    let body = &code[body_start..end];
+    // Fields are `name: Type` at the struct's own level, separated by commas.
+    let mut fields = Vec::new();
+    let mut depth = 0usize;
+    let mut current = String::new();
+    for c in body.chars() {
+        match c {
+            '{' | '(' | '<' | '[' => depth += 1,
+            '}' | ')' | '>' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                fields.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    fields.push(current);
+    Some(
+        fields
+            .iter()
+            .filter_map(|f| {
+                let (head, _) = f.split_once(':')?;
+                let name = head.split_whitespace().last()?;
+                Some(name.to_string())
+            })
+            .filter(|n| !n.is_empty())
+            .collect(),
+    )
+}
+
+/// Checks of the parser itself, run by each layering test.
+pub fn self_check() {
+    let names: BTreeSet<String> = ["a", "a::b", "a::c", "d"]
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let code = code_of(
+        "use crate::d::X;\n// crate::a::c in a comment\nuse self::c::{Y, self};\nuse b::Z;\n\
+         fn f() { let s = \"crate::a::c\"; crate::d::g(); std::b::h(); }\n\
+         #[cfg(test)]\nmod tests { use crate::a::c; }\n",
+    );
+    let deps = dependencies("a", &code, &names);
+    assert_eq!(
+        deps.iter().map(String::as_str).collect::<Vec<_>>(),
+        ["a::b", "a::c", "d"],
+        "{code}"
+    );
+    let deps = dependencies("a::b", &code_of("use super::{c::Y, Z};"), &names);
+    assert_eq!(
+        deps.iter().map(String::as_str).collect::<Vec<_>>(),
+        ["a", "a::c"]
+    );
+    let code =
+        code_of("pub struct S {\n    a: u8,\n    pub(crate) b: Vec<(u8, u8)>,\n    c: [u8; 4],\n}");
+    assert_eq!(struct_fields(&code, "S").unwrap(), ["a", "b", "c"]);
+    assert_eq!(
+        code_of("let c = '{'; let l: &'a str;"),
+        "let c = ' '; let l: &'a str;"
+    );
+}
