@@ -10,7 +10,7 @@ use djambi_core::{Army, Game, GameRecord};
 use djambi_engine::analysis::{Judgement, Model, accuracy, analyse_game_with};
 
 use crate::args::Invocation;
-use crate::commands::Exit;
+use crate::exit::Exit;
 
 /// The largest record file read: a record of the longest games is a few hundred kilobytes.
 const MAX_RECORD_BYTES: u64 = 16 << 20;

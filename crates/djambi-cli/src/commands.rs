@@ -8,18 +8,7 @@ use djambi_engine::{Engine, EngineConfig, Limits, process_budget};
 use djambi_core::{Army, Cell, Controller, Game, GameError, Position, Square, perft};
 
 use crate::args::{BotOptions, Command, Invocation};
-
-/// Exit statuses.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Exit {
-    /// Success.
-    Ok = 0,
-    /// `play`: a token was not legal; `bot`: the game is over; `puzzles`: fewer puzzles than
-    /// asked (or a theme missing).
-    Illegal = 1,
-    /// Bad input: subcommand, option, position, argument or game record.
-    Usage = 2,
-}
+use crate::exit::Exit;
 
 /// Runs a parsed invocation, writing its output to `out`; `started` is when the process
 /// started (`bot` answers within its move time of it).

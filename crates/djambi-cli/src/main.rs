@@ -18,6 +18,7 @@ use std::process::ExitCode;
 mod analyse;
 mod args;
 mod commands;
+mod exit;
 mod puzzles;
 
 fn main() -> ExitCode {
@@ -36,7 +37,7 @@ fn main() -> ExitCode {
         // (NOTATION §5: a missing subcommand is a usage error).
         None => {
             eprintln!("{}", args::HELP);
-            return ExitCode::from(commands::Exit::Usage as u8);
+            return ExitCode::from(exit::Exit::Usage as u8);
         }
         Some("--version" | "-V") => {
             let _ = writeln!(out, "djambi {}", env!("CARGO_PKG_VERSION"));
@@ -50,7 +51,7 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("djambi: {e}");
             eprintln!("{}", args::USAGE);
-            commands::Exit::Usage
+            exit::Exit::Usage
         }
     };
     if out.flush().is_err() {

@@ -7,7 +7,7 @@ use std::io::Write;
 use djambi_engine::puzzle::{self, Progress, PuzzleFile, Settings, Theme};
 
 use crate::args::Invocation;
-use crate::commands::Exit;
+use crate::exit::Exit;
 
 /// Runs `djambi puzzles`: the file on `out` (or `--out FILE`); exit 1 (the file still written)
 /// when fewer puzzles than asked were found or, with room for every theme (a count of at least

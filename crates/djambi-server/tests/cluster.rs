@@ -219,7 +219,7 @@ async fn paused_owner(fencing: bool) -> (bool, u64, u64) {
             .cluster
             .as_ref()
             .unwrap()
-            .adopt(&b.state.registry, 10)
+            .adopt(b.state.registry.clone(), 10)
             .await;
         owner(&url, &id)
             .await
@@ -314,7 +314,7 @@ async fn a_new_game_is_never_taken_by_another_node() {
         hunters.push(tokio::spawn(async move {
             let mut taken = 0;
             for _ in 0..300 {
-                taken += node.adopt(&registry, 100).await;
+                taken += node.adopt(registry.clone(), 100).await;
             }
             taken
         }));

@@ -10,8 +10,14 @@
 //!
 //! An external check applies the same rules; this one fails first.
 
+use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// The module graph of a crate, read from its source (shared with the engine's and the lab's
+/// layering tests).
+#[path = "../../djambi-engine/tests/layers/mod.rs"]
+mod module_graph;
 
 /// Each top-level module of `src/` and the modules it may name. `lib.rs` and `main.rs` wire
 /// everything together; `fuzzing` (behind its feature) drives every parser.
@@ -358,4 +364,153 @@ fn the_checks_see_what_they_look_for() {
     assert!(!has_inline_module("mod tests;"));
     assert!(names_crate("use axum::Router;", "axum"));
     assert!(!names_crate("use my_axum::Router;", "axum"));
+}
+
+/// No two modules import each other, directly or round a loop: not two sibling files, not two
+/// parts. (A folder's `mod.rs` is its part's front: its own files may use what it defines, so
+/// an edge from a file to its folder's `mod.rs` is not a loop.)
+#[test]
+fn modules_import_each_other_without_a_cycle() {
+    module_graph::self_check();
+    let modules = module_graph::without_upward(&module_graph::read(&src()));
+    assert!(modules.contains_key("game::registry") && modules.contains_key("table::event"));
+    if let Some(cycle) = module_graph::cycle(&modules) {
+        panic!("a cycle of imports: {}", cycle.join(" -> "));
+    }
+}
+
+/// The variants of `enum name` in the file at `path` (under `src/`).
+fn variants(path: &str, name: &str) -> Vec<String> {
+    let source = code(&fs::read_to_string(src().join(path)).unwrap());
+    let start = source.find(&format!("pub enum {name} {{")).unwrap();
+    let mut out = Vec::new();
+    let mut depth = 0;
+    for line in source[start..].lines().skip(1) {
+        let trimmed = line.trim();
+        if depth == 0 {
+            if trimmed == "}" {
+                break;
+            }
+            let ident: String = trimmed
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            if ident.starts_with(|c: char| c.is_ascii_uppercase()) {
+                out.push(ident);
+            }
+        }
+        depth += trimmed.matches(['{', '(']).count();
+        depth -= trimmed.matches(['}', ')']).count();
+    }
+    out
+}
+
+/// The files under `src/` (tests left out) whose code names `Enum::Variant`.
+fn naming(enum_name: &str, variant: &str) -> BTreeSet<String> {
+    let needle = format!("{enum_name}::{variant}");
+    let mut out = BTreeSet::new();
+    for (path, _) in files_of("") {
+        let source = fs::read_to_string(&path).unwrap();
+        let code = code(source.split("#[cfg(test)]").next().unwrap_or(""));
+        let named = code.match_indices(&needle).any(|(i, _)| {
+            let before = code[..i].chars().last();
+            let after = code[i + needle.len()..].chars().next();
+            !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        if named {
+            out.insert(rel(&path));
+        }
+    }
+    out
+}
+
+/// docs/SERVER.md, "Adding an event": a kind of event is a variant of `table/event.rs` and its
+/// arm in `table/state/apply.rs`, and the client narrates it (`web/js/board/narrate.js`). The
+/// store's codec, the wire's view, the socket and the HTTP edges handle every kind through its
+/// serde form and name none; outside `table/`, only the parts that make events from their own
+/// timers and bots name the kinds they make.
+#[test]
+fn an_event_kind_is_the_domain_its_apply_and_its_narration() {
+    const MAKERS: &[&str] = &[
+        "game/actor/admin.rs",     // the creator cancels
+        "game/actor/bots.rs",      // a bot's turn and draw offer
+        "game/actor/calls.rs",     // an open game expires
+        "game/actor/commit.rs",    // the clock paused for the server's downtime
+        "game/registry/create.rs", // an imported record's turns and resignations
+        "fuzzing.rs",              // the fuzz targets' fixed games
+    ];
+    let kinds = variants("table/event.rs", "EventKind");
+    assert!(
+        kinds.len() >= 18 && kinds.contains(&"TakenBack".to_string()),
+        "{kinds:?}"
+    );
+    let narrate = fs::read_to_string(src().join("../../../web/js/board/narrate.js")).unwrap();
+    let mut wrong = Vec::new();
+    for kind in &kinds {
+        for file in naming("EventKind", kind) {
+            if !file.starts_with("table/") && !MAKERS.contains(&file.as_str()) {
+                wrong.push(format!("{file} names EventKind::{kind}"));
+            }
+        }
+        let tag = snake(kind);
+        if !narrate.contains(&format!("'{tag}'")) {
+            wrong.push(format!("web/js/board/narrate.js does not narrate `{tag}`"));
+        }
+    }
+    let apply = fs::read_to_string(src().join("table/state/apply.rs")).unwrap();
+    for kind in &kinds {
+        if !apply.contains(&format!("{kind} {{")) && !apply.contains(&format!("{kind} =>")) {
+            wrong.push(format!("table/state/apply.rs has no arm for {kind}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// docs/SERVER.md, "Adding a command": an action on a game is a variant of `table/decide.rs`'s
+/// `Action` (what `decide` makes of it), the client's message (`protocol/client.rs`) and the
+/// socket's translation of one into the other (`ws/inbound.rs`); it crosses between nodes
+/// inside `Call::Act` as it is. Outside `table/`, only the socket and the bots (who act as a
+/// seat does) name an action — but for the three that make no event of this game: chat and
+/// whispers (the actor keeps them apart from the log) and a rematch (a new game).
+#[test]
+fn a_command_is_the_domain_the_message_and_the_socket() {
+    const ALSO: &[&str] = &["ws/inbound.rs", "game/actor/bots.rs", "fuzzing.rs"];
+    const NO_EVENT: &[(&str, &[&str])] = &[
+        ("Chat", &["game/actor/calls.rs"]),
+        ("Whisper", &["game/actor/calls.rs"]),
+        ("Rematch", &["game/actor/calls.rs", "ws/socket.rs"]),
+    ];
+    let actions = variants("table/decide.rs", "Action");
+    assert!(actions.contains(&"Takeback".to_string()), "{actions:?}");
+    let mut wrong = Vec::new();
+    for action in &actions {
+        let files = naming("Action", action);
+        if !files.contains("ws/inbound.rs") {
+            wrong.push(format!("ws/inbound.rs never makes Action::{action}"));
+        }
+        let special = NO_EVENT
+            .iter()
+            .find(|(a, _)| a == action)
+            .map_or(&[][..], |(_, files)| *files);
+        for file in files {
+            let allowed = ALSO.contains(&file.as_str()) || special.contains(&file.as_str());
+            if !file.starts_with("table/") && !allowed {
+                wrong.push(format!("{file} names Action::{action}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// `TakenBack` → `taken_back`: a variant's serde tag.
+fn snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
 }

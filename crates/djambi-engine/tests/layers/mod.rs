@@ -51,10 +51,92 @@ pub fn read(src: &Path) -> BTreeMap<String, Module> {
         })
         .collect();
     let names: BTreeSet<String> = modules.keys().cloned().collect();
+    let exports: Reexports = modules
+        .iter()
+        .map(|(name, m)| (name.clone(), reexports(name, &m.code, &names)))
+        .collect();
     for (name, module) in modules.iter_mut() {
-        module.deps = dependencies(name, &module.code, &names);
+        module.deps = dependencies_through(name, &module.code, &names, &exports);
     }
     modules
+}
+
+/// What each module re-exports: a name it makes public with `pub use` (or `pub(crate) use`)
+/// and the path it comes from, resolved (`table` re-exports `EventKind` from
+/// `table::event::EventKind`).
+pub type Reexports = BTreeMap<String, BTreeMap<String, Vec<String>>>;
+
+/// The names `module` re-exports and where each comes from (absolute paths, `crate` left out).
+fn reexports(module: &str, code: &str, names: &BTreeSet<String>) -> BTreeMap<String, Vec<String>> {
+    let mut out = BTreeMap::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("pub") {
+        let after = &rest[at + 3..];
+        let before_ok = rest[..at]
+            .chars()
+            .last()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        let after = after.trim_start();
+        let after = if after.starts_with('(') {
+            after
+                .find(')')
+                .map_or(after, |k| after[k + 1..].trim_start())
+        } else {
+            after
+        };
+        if before_ok && after.starts_with("use ") {
+            let end = after.find(';').unwrap_or(after.len());
+            for path in paths(&after[4..end]) {
+                if let Some(abs) = absolute(module, &path, names) {
+                    let name = path.last().unwrap().clone();
+                    if name != "self" && name != "*" {
+                        out.insert(name, abs);
+                    }
+                }
+            }
+        }
+        rest = &rest[at + 3..];
+    }
+    out
+}
+
+/// `path` as written in `module`, made absolute (`crate` left out), or `None` when it does not
+/// start in this crate (`std::…`, a dependency).
+fn absolute(module: &str, path: &[String], names: &BTreeSet<String>) -> Option<Vec<String>> {
+    let here: Vec<String> = if module == ROOT {
+        Vec::new()
+    } else {
+        module.split("::").map(String::from).collect()
+    };
+    let mut rest = path;
+    let mut abs: Vec<String>;
+    match rest[0].as_str() {
+        "crate" => {
+            abs = Vec::new();
+            rest = &rest[1..];
+        }
+        "self" => {
+            abs = here.clone();
+            rest = &rest[1..];
+        }
+        "super" => {
+            abs = here.clone();
+            while rest.first().is_some_and(|s| s == "super") {
+                abs.pop();
+                rest = &rest[1..];
+            }
+        }
+        first => {
+            let mut child = here.clone();
+            child.push(first.to_string());
+            if !names.contains(&child.join("::")) {
+                return None;
+            }
+            abs = here;
+        }
+    }
+    abs.extend(rest.iter().filter(|s| *s != "self").cloned());
+    Some(abs)
 }
 
 fn collect(src: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
@@ -331,51 +413,53 @@ fn path_at(
     i
 }
 
-/// The modules `module` depends on, from its code; `names` are the crate's modules.
+/// The modules `module` depends on, from its code; `names` are the crate's modules. A path
+/// resolves to the longest prefix of it that is a module.
 pub fn dependencies(module: &str, code: &str, names: &BTreeSet<String>) -> BTreeSet<String> {
-    let here: Vec<String> = if module == ROOT {
-        Vec::new()
-    } else {
-        module.split("::").map(String::from).collect()
-    };
-    let is_module = |segs: &[String]| {
-        if segs.is_empty() {
-            true
-        } else {
-            names.contains(&segs.join("::"))
-        }
-    };
+    dependencies_through(module, code, names, &Reexports::new())
+}
+
+/// [`dependencies`], where a path through a module's re-export (`crate::table::EventKind`,
+/// which `table/mod.rs` re-exports from `table::event`) is a dependency on the module that
+/// defines the name, not on the one that re-exports it.
+pub fn dependencies_through(
+    module: &str,
+    code: &str,
+    names: &BTreeSet<String>,
+    exports: &Reexports,
+) -> BTreeSet<String> {
+    let is_module = |segs: &[String]| segs.is_empty() || names.contains(&segs.join("::"));
     let mut deps = BTreeSet::new();
     for path in paths(code) {
-        let mut abs: Vec<String>;
-        let mut rest = path.as_slice();
-        match rest[0].as_str() {
-            "crate" => {
-                abs = Vec::new();
-                rest = &rest[1..];
+        let Some(mut abs) = absolute(module, &path, names) else {
+            continue;
+        };
+        // Through re-exports (a few hops at most), then the longest prefix that is a module.
+        for _ in 0..8 {
+            let mut prefix = abs.clone();
+            while !is_module(&prefix) {
+                prefix.pop();
             }
-            "self" => {
-                abs = here.clone();
-                rest = &rest[1..];
-            }
-            "super" => {
-                abs = here.clone();
-                while rest.first().is_some_and(|s| s == "super") {
-                    abs.pop();
-                    rest = &rest[1..];
+            let key = if prefix.is_empty() {
+                ROOT.to_string()
+            } else {
+                prefix.join("::")
+            };
+            let via = abs
+                .get(prefix.len())
+                .and_then(|name| exports.get(&key).and_then(|e| e.get(name)));
+            match via {
+                Some(origin) if key != module => {
+                    let mut next = origin.clone();
+                    next.extend(abs[prefix.len() + 1..].iter().cloned());
+                    abs = next;
                 }
-            }
-            first => {
-                let mut child = here.clone();
-                child.push(first.to_string());
-                if !is_module(&child) {
-                    continue;
+                _ => {
+                    abs = prefix;
+                    break;
                 }
-                abs = here.clone();
             }
         }
-        abs.extend(rest.iter().filter(|s| *s != "self").cloned());
-        // The longest prefix that is a module.
         while !is_module(&abs) {
             abs.pop();
         }
@@ -438,6 +522,34 @@ pub fn cycle(modules: &BTreeMap<String, Module>) -> Option<Vec<String>> {
         }
     }
     None
+}
+
+/// The graph without the edges from a module to one of its ancestors (`store::sql` naming
+/// `store`, a child naming the crate root): a folder's `mod.rs` is its part's front, whose
+/// children may use what it defines. What is left are the edges between parts and between
+/// sibling files, where a cycle means two files that should be one, or a shared piece that
+/// belongs in a module of its own.
+pub fn without_upward(modules: &BTreeMap<String, Module>) -> BTreeMap<String, Module> {
+    let ancestor = |module: &str, dep: &str| dep == ROOT || module.starts_with(&format!("{dep}::"));
+    modules
+        .iter()
+        .map(|(name, m)| {
+            let deps = m
+                .deps
+                .iter()
+                .filter(|d| !ancestor(name, d))
+                .cloned()
+                .collect();
+            (
+                name.clone(),
+                Module {
+                    file: m.file.clone(),
+                    code: m.code.clone(),
+                    deps,
+                },
+            )
+        })
+        .collect()
 }
 
 /// The edges of the graph that name the crate root (`crate::Engine` rather than
@@ -523,6 +635,29 @@ pub fn self_check() {
         deps.iter().map(String::as_str).collect::<Vec<_>>(),
         ["a", "a::c"]
     );
+    // A path through a re-export is a dependency on the module that defines the name.
+    let exports: Reexports = [(
+        "a".to_string(),
+        reexports(
+            "a",
+            &code_of("pub use b::X;\npub(crate) use c::{Y as Z};"),
+            &names,
+        ),
+    )]
+    .into_iter()
+    .collect();
+    let deps = dependencies_through(
+        "a::c",
+        &code_of("use crate::a::X; fn f() {}"),
+        &names,
+        &exports,
+    );
+    assert_eq!(
+        deps.iter().map(String::as_str).collect::<Vec<_>>(),
+        ["a::b"]
+    );
+    let deps = dependencies_through("a::b", &code_of("use super::W;"), &names, &exports);
+    assert_eq!(deps.iter().map(String::as_str).collect::<Vec<_>>(), ["a"]);
     let code =
         code_of("pub struct S {\n    a: u8,\n    pub(crate) b: Vec<(u8, u8)>,\n    c: [u8; 4],\n}");
     assert_eq!(struct_fields(&code, "S").unwrap(), ["a", "b", "c"]);

@@ -21,7 +21,7 @@ use super::ownership::Ownerships;
 use super::remote::Remote;
 use super::{Cluster, ClusterConfig, ClusterError, PRESENCE, commands_subject};
 use crate::game::{
-    Digest, Fanout, GameError, GameHandle, Journal, Registry, Site, Taken, Tenancy, Whereabouts,
+    Digest, Fanout, GameError, GameHandle, Journal, Site, SiteGames, Taken, Tenancy, Whereabouts,
 };
 use crate::metrics::Metrics;
 use crate::store::{Fence, GameRow, Store, StoreError};
@@ -65,15 +65,15 @@ impl ClusterSite {
         Ok(ClusterSite::new(remote, store, metrics))
     }
 
-    /// Takes over up to `limit` unfinished games that nobody runs into `registry`; returns how
+    /// Takes over up to `limit` unfinished games that nobody runs into `games` (the registry); returns how
     /// many (the watchdog does this a few times per lease).
-    pub async fn adopt(&self, registry: &Arc<Registry>, limit: u32) -> usize {
-        self.watchdog(registry.clone()).adopt(limit).await
+    pub async fn adopt(&self, games: Arc<dyn SiteGames>, limit: u32) -> usize {
+        self.watchdog(games).adopt(limit).await
     }
 
-    fn watchdog(&self, registry: Arc<Registry>) -> Watchdog {
+    fn watchdog(&self, games: Arc<dyn SiteGames>) -> Watchdog {
         Watchdog {
-            registry,
+            games,
             owners: self.owners.clone(),
             cluster: self.cluster().clone(),
             stopping: self.stopping.clone(),
@@ -224,8 +224,8 @@ impl Site for ClusterSite {
         u64::from(self.cluster().tag()) << 32 | 1
     }
 
-    fn start(&self, registry: Arc<Registry>) -> BoxFuture<'_, ()> {
-        let watchdog = self.watchdog(registry);
+    fn start(&self, games: Arc<dyn SiteGames>) -> BoxFuture<'_, ()> {
+        let watchdog = self.watchdog(games);
         tokio::spawn(watchdog.clone().adopt_orphans());
         tokio::spawn(watchdog.stop_on_lease_loss());
         async {}.boxed()
@@ -340,7 +340,7 @@ impl Tenancy for Owned {
 /// The node's background work over its registry.
 #[derive(Clone)]
 struct Watchdog {
-    registry: Arc<Registry>,
+    games: Arc<dyn SiteGames>,
     owners: Ownerships,
     cluster: Arc<Cluster>,
     stopping: CancellationToken,
@@ -369,7 +369,7 @@ impl Watchdog {
 
     /// Takes over up to `limit` unfinished games that nobody runs; returns how many.
     async fn adopt(&self, limit: u32) -> usize {
-        if !self.cluster.lease().is_valid() || self.registry.closed() {
+        if !self.cluster.lease().is_valid() || self.games.closed() {
             return 0;
         }
         let orphans = match self.owners.orphans(limit).await {
@@ -381,9 +381,9 @@ impl Watchdog {
         };
         let mut taken = 0;
         for id in orphans {
-            match self.registry.get(id).await {
-                Ok(Some(_)) if self.registry.runs(id) => taken += 1,
-                Ok(_) => {}
+            match self.games.take_over(id).await {
+                Ok(true) => taken += 1,
+                Ok(false) => {}
                 Err(e) => tracing::debug!(game = %id, error = %e, "could not take the game over"),
             }
         }

@@ -35,6 +35,6 @@ pub use presence::{Digest, Presence};
 pub use registry::{
     BOT_MOVETIME_MS, BOTS_ONLY_TURN_LIMIT, DEFAULT_BOT_MOVETIME_MS, NewGame, Registry, fresh_seed,
 };
-pub use site::{LocalSite, Site, Taken, Tenancy, Whereabouts};
+pub use site::{LocalSite, Site, SiteGames, Taken, Tenancy, Whereabouts};
 pub use viewer::{Viewer, node_of};
 pub use vocabulary::{Answer, Call, Entry, Gone, HintAsk, JoinError, JoinRequest, Reply};

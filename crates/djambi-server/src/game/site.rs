@@ -14,7 +14,6 @@ use super::handle::GameHandle;
 use super::link::Game;
 use super::ports::{Fanout, Journal, LocalFanout, LocalJournal};
 use super::presence::Digest;
-use super::registry::Registry;
 use crate::store::{GameRow, Store};
 use crate::table::{Event, Seat};
 
@@ -55,6 +54,19 @@ pub trait Tenancy: Send {
     fn run(self: Box<Self>, actor: BoxFuture<'static, ()>) -> BoxFuture<'static, ()>;
 }
 
+/// What a site's own work does with the node's games: the registry, as the site sees it (the
+/// registry implements it, so the site names no registry).
+pub trait SiteGames: Send + Sync + 'static {
+    /// Restores every unfinished game this node runs; how many.
+    fn restore_all(&self) -> BoxFuture<'_, Result<usize, GameError>>;
+
+    /// Takes game `id` over if nobody runs it (loading it here); whether this node runs it now.
+    fn take_over(&self, id: Uuid) -> BoxFuture<'_, Result<bool, GameError>>;
+
+    /// Whether the registry has stopped taking games (the server is shutting down).
+    fn closed(&self) -> bool;
+}
+
 /// This node's place among the nodes.
 pub trait Site: Send + Sync {
     /// Where game `id` runs, when no actor of this node holds it.
@@ -93,9 +105,10 @@ pub trait Site: Send + Sync {
     /// The first id of this node's connections (several nodes: its tag in the high bits).
     fn first_conn(&self) -> u64;
 
-    /// Starts the site's own work on `registry`: a server alone restores its unfinished games;
-    /// a node of several watches for games nobody runs and for the loss of its lease.
-    fn start(&self, registry: Arc<Registry>) -> BoxFuture<'_, ()>;
+    /// Starts the site's own work on the node's games (its registry): a server alone restores
+    /// its unfinished games; a node of several watches for games nobody runs and for the loss
+    /// of its lease.
+    fn start(&self, games: Arc<dyn SiteGames>) -> BoxFuture<'_, ()>;
 
     /// A sign of life, every second (a server alone: after a crash, clocks are paused from
     /// the last one).
@@ -213,12 +226,12 @@ impl Site for LocalSite {
         1
     }
 
-    fn start(&self, registry: Arc<Registry>) -> BoxFuture<'_, ()> {
+    fn start(&self, games: Arc<dyn SiteGames>) -> BoxFuture<'_, ()> {
         async move {
             // The server's downtime, if it was down: running clocks are paused for it.
             let down_since = self.store.last_alive().await.ok().flatten();
             *self.down_since.lock().expect("site lock") = down_since;
-            match registry.restore_all().await {
+            match games.restore_all().await {
                 Ok(n) => tracing::info!(games = n, "unfinished games restored"),
                 Err(e) => tracing::error!(error = %e, "could not list unfinished games"),
             }

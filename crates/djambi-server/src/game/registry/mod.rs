@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
 use tokio::sync::mpsc;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument;
@@ -29,7 +30,7 @@ use super::ledger::{Ledger, RegistryLimits};
 use super::limits::Limits;
 use super::link::Game;
 use super::presence::Presence;
-use super::site::{Site, Taken, Tenancy, Whereabouts};
+use super::site::{Site, SiteGames, Taken, Tenancy, Whereabouts};
 use super::vocabulary::Gone;
 use crate::clock::now_ms;
 use crate::metrics::Metrics;
@@ -404,4 +405,18 @@ impl Registry {
 /// Ends a tenancy whose game will not run here after all (several nodes: releases the game).
 async fn end(tenancy: Box<dyn Tenancy>) {
     tenancy.run(async {}.boxed()).await;
+}
+
+impl SiteGames for Registry {
+    fn restore_all(&self) -> BoxFuture<'_, Result<usize, GameError>> {
+        Registry::restore_all(self).boxed()
+    }
+
+    fn take_over(&self, id: Uuid) -> BoxFuture<'_, Result<bool, GameError>> {
+        async move { Ok(self.get(id).await?.is_some() && self.runs(id)) }.boxed()
+    }
+
+    fn closed(&self) -> bool {
+        Registry::closed(self)
+    }
 }

@@ -8,6 +8,7 @@ mod apply;
 mod checkpoint;
 mod clock;
 pub mod record;
+mod rematch;
 mod takeback;
 
 use djambi_core::{Army, ArmySet, Game, GameEvent, Player, Position, ResultRecord, Rules, Turn};
