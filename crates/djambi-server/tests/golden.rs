@@ -44,6 +44,7 @@ fn state() -> GameState {
             claimed: true,
             bot: None,
             start_bot: None,
+            member: None,
         })
         .collect();
     let start = Position::from_dpn(SMALL, Rules::default()).unwrap();

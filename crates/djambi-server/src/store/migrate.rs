@@ -51,6 +51,12 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "analysis_model",
         include_str!("../../../../migrations/sqlite/0008_analysis_model.sql"),
     ),
+    // Version 9 is main's event_json (another branch): circles follow it.
+    (
+        10,
+        "circles",
+        include_str!("../../../../migrations/sqlite/0010_circles.sql"),
+    ),
 ];
 
 /// (version, description, SQL) of each Postgres migration, in order.
@@ -99,6 +105,12 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         9,
         "analysis_model",
         include_str!("../../../../migrations/postgres/0009_analysis_model.sql"),
+    ),
+    // Version 10 is main's event_json (another branch): circles follow it.
+    (
+        11,
+        "circles",
+        include_str!("../../../../migrations/postgres/0011_circles.sql"),
     ),
 ];
 
