@@ -447,7 +447,10 @@ async fn circle_suite(url: &str) {
     let circles = Circles::new(store.clone(), 3, 32);
     let (circle, invite, ann) = circles.create(" Club  du jeudi ", "Ann").await.unwrap();
     assert_eq!(circle.name, "Club du jeudi");
-    let (_, bea) = circles.join(circle.id, invite.as_str(), "Bea").await.unwrap();
+    let (_, bea) = circles
+        .join(circle.id, invite.as_str(), "Bea")
+        .await
+        .unwrap();
     assert!(matches!(
         circles.join(circle.id, invite.as_str(), "ANN").await,
         Err(CircleError::NameTaken(_))
@@ -460,13 +463,19 @@ async fn circle_suite(url: &str) {
         circles.join(Uuid::new_v4(), invite.as_str(), "Eve").await,
         Err(CircleError::BadInvite)
     ));
-    let (_, cid) = circles.join(circle.id, invite.as_str(), "Cid").await.unwrap();
+    let (_, cid) = circles
+        .join(circle.id, invite.as_str(), "Cid")
+        .await
+        .unwrap();
     assert!(matches!(
         circles.join(circle.id, invite.as_str(), "Dee").await,
         Err(CircleError::Full(3))
     ));
     let (found, me) = circles.member(circle.id, bea.key.as_str()).await.unwrap();
-    assert_eq!((found.id, me.id, me.name.as_str()), (circle.id, bea.id, "Bea"));
+    assert_eq!(
+        (found.id, me.id, me.name.as_str()),
+        (circle.id, bea.id, "Bea")
+    );
     assert!(matches!(
         circles.member(circle.id, "nope").await,
         Err(CircleError::BadKey)
@@ -543,7 +552,11 @@ async fn circle_suite(url: &str) {
     assert_eq!(g.finished.as_deref(), Some("1970-01-01T00:00:02.003Z"));
     assert_eq!(view.head_to_head.len(), 1);
     let pair = &view.head_to_head[0];
-    let ann_ahead = if pair.a == ann.id { pair.ahead } else { pair.behind };
+    let ann_ahead = if pair.a == ann.id {
+        pair.ahead
+    } else {
+        pair.behind
+    };
     assert_eq!((ann_ahead, pair.games), (1, 1));
     assert_eq!(view.members[0].id, ann.id, "the winner leads");
     assert_eq!(view.members[0].wins, 1);
@@ -588,6 +601,9 @@ async fn circle_suite(url: &str) {
     assert_eq!(statuses.iter().filter(|s| **s == "left").count(), 2);
     assert_eq!(view.games[0].places[&Army::Red], 1, "their games stay");
     // A place freed by a member who left may be taken.
-    circles.join(circle.id, invite.as_str(), "Dee").await.unwrap();
+    circles
+        .join(circle.id, invite.as_str(), "Dee")
+        .await
+        .unwrap();
     store.close().await;
 }
