@@ -93,6 +93,13 @@ async fn circles(config: &Config, command: &CirclesCommand) -> std::process::Exi
     for line in &report.differences {
         println!("{line}");
     }
+    if report.pending > 0 {
+        println!(
+            "{} finished game(s) not read since they ended: their places are computed on the next read{}",
+            report.pending,
+            if *repair { " (stored now)" } else { "" }
+        );
+    }
     println!(
         "{} circle(s), {} finished game(s) recomputed from their logs: {}{}",
         report.circles,
