@@ -117,6 +117,13 @@ test('four friends form a circle, play two rated games and follow their standing
   for (const page of [bea, cid, dee]) await takeSeat(page, circle, g1);
   for (const page of [bea, dee, ann]) await resign(page);
   await cid.locator('.game-over h2', { hasText: 'You win!' }).waitFor();
+  // After one game: Cid leads, the chart has one point per player, the grid its first results.
+  await ann.goto(`${base}/circle/${circle}`);
+  await ann.locator(`.circle-game[data-game="${g1}"] .tag`, { hasText: 'rated' }).waitFor();
+  assert.match(await ann.locator('.standings tbody tr').first().innerText(), /Cid/);
+  assert.equal(await ann.locator('.rating-chart circle').count(), 4);
+  assert.ok(await ann.locator('.h2h tbody tr', { hasText: 'Cid' }).locator('td.ahead', { hasText: '1–0' }).count() === 3);
+  await ann.screenshot({ path: shotPath('circle-after-one-game-desktop.png') });
 
   // Game 2, with a bot: Bea creates it with an easy bot on green; Cid and Dee take seats. Dee,
   // Bea, then Cid resign: the bot wins.
@@ -188,7 +195,8 @@ test('four friends form a circle, play two rated games and follow their standing
   // The lobby lists the circle.
   await dee.goto(base + '/');
   await dee.locator('.your-circles a.circle-link', { hasText: 'Thursday <club>' }).waitFor();
-  await dee.screenshot({ path: shotPath('circle-lobby-desktop.png'), fullPage: false });
+  await dee.locator('.your-circles').scrollIntoViewIfNeeded();
+  await dee.screenshot({ path: shotPath('circle-lobby-desktop.png') });
 
   // Dee's key goes to a new browser with "Open my games on another device"; then Dee leaves.
   await dee.click('.your-circles button.circles-elsewhere');
