@@ -141,7 +141,7 @@ impl Ratings {
 /// The finishing order: by the time of the event that ended each game, then by id.
 pub fn finishing_order<'a>(games: impl IntoIterator<Item = &'a GamePlaces>) -> Vec<&'a GamePlaces> {
     let mut games: Vec<&GamePlaces> = games.into_iter().collect();
-    games.sort_by(|a, b| (a.finished_at, a.game).cmp(&(b.finished_at, b.game)));
+    games.sort_by_key(|a| (a.finished_at, a.game));
     games
 }
 
