@@ -35,11 +35,19 @@ export function circlesCard() {
         : h('p', { class: 'muted small', text: t('circle.none_yet') }),
       // A member's key lives in this browser: the way to another device is the transfer link.
       circles.length ? h('button', {
-        type: 'button', class: 'btn btn-small btn-ghost open-elsewhere circles-elsewhere', text: t('transfer.open'),
+        type: 'button', class: 'btn btn-small btn-ghost circles-elsewhere', text: t('transfer.open'),
         onclick: () => openTransferDialog(null),
       }) : null,
-      h('details', { open, ontoggle: (/** @type {Event} */ e) => { open = /** @type {HTMLDetailsElement} */ (e.target).open; } },
-        h('summary', { class: 'new-circle-toggle', text: t('circle.new_circle') }),
+      h('details', {
+        open,
+        ontoggle: (/** @type {Event} */ e) => {
+          const now = /** @type {HTMLDetailsElement} */ (e.target).open;
+          if (now !== open) { open = now; render(); }
+        },
+      },
+      h('summary', { class: 'new-circle-toggle', text: t('circle.new_circle') }),
+      // The form is there only while it is open (the lobby keeps one form to submit at a time).
+      open ? [
         h('p', { class: 'muted small', text: t('circle.new_circle_help') }),
         h('form', {
           class: 'new-circle',
@@ -48,7 +56,8 @@ export function circlesCard() {
         h('label', { class: 'field' }, h('span', { text: t('circle.circle_name') }), circleName),
         h('label', { class: 'field' }, h('span', { text: t('circle.your_name') }), myName),
         error ? h('p', { class: 'error-text small', role: 'alert', text: error }) : null,
-        h('button', { type: 'submit', class: 'btn btn-primary create-circle', disabled: busy, text: t('circle.create') })))));
+        h('button', { type: 'submit', class: 'btn btn-primary create-circle', disabled: busy, text: t('circle.create') })),
+      ] : null)));
   }
 
   async function create() {
