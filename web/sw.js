@@ -23,7 +23,9 @@ const OFFLINE = '/offline.html';
 const VERSIONED = `/v/${HASH}/`;
 
 /** The kinds of push message, as the server sends them; anything else is ignored. */
-const KINDS = ['your_turn', 'draw_offer', 'vote', 'takeback', 'deadline', 'game_over'];
+const KINDS = ['your_turn', 'draw_offer', 'vote', 'takeback', 'deadline', 'game_over', 'circle_game'];
+/** A UUID, as ids are. */
+const UUID = /^[0-9a-f-]{36}$/;
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
@@ -128,9 +130,13 @@ function pushPayload(data) {
   let p;
   try { p = data ? data.json() : null; } catch { return null; }
   if (!p || typeof p !== 'object') return null;
-  const ok = typeof p.game === 'string' && /^[0-9a-f-]{36}$/.test(p.game) && KINDS.includes(p.kind)
-    && typeof p.title === 'string' && typeof p.body === 'string';
-  return ok ? { game: p.game, kind: p.kind, title: p.title.slice(0, 200), body: p.body.slice(0, 500) } : null;
+  const ok = typeof p.game === 'string' && UUID.test(p.game) && KINDS.includes(p.kind)
+    && typeof p.title === 'string' && typeof p.body === 'string'
+    // A new game of a circle names its circle: the click opens the circle's page (its seats).
+    && (p.kind !== 'circle_game' || (typeof p.circle === 'string' && UUID.test(p.circle)));
+  if (!ok) return null;
+  const circle = p.kind === 'circle_game' ? p.circle : null;
+  return { game: p.game, circle, kind: p.kind, title: p.title.slice(0, 200), body: p.body.slice(0, 500) };
 }
 
 self.addEventListener('push', (event) => {
@@ -141,7 +147,7 @@ self.addEventListener('push', (event) => {
     if (settings[p.kind] === false) return;
     await self.registration.showNotification(p.title, {
       body: p.body,
-      data: { game: p.game },
+      data: { game: p.game, circle: p.circle },
       tag: `${p.game}:${p.kind}`,
       icon: '/icons/icon-192.png',
     });
@@ -150,9 +156,10 @@ self.addEventListener('push', (event) => {
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const game = event.notification.data && event.notification.data.game;
+  const data = event.notification.data || {};
+  const game = data.game;
   if (typeof game !== 'string') return;
-  const path = `/game/${game}`;
+  const path = typeof data.circle === 'string' ? `/circle/${data.circle}` : `/game/${game}`;
   event.waitUntil((async () => {
     const open = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
     const tab = open.find((c) => new URL(c.url).pathname === path);

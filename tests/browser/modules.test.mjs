@@ -104,13 +104,14 @@ test('modules: web/js has no import cycle', () => {
  * parts below its own, never above or beside. Helpers are the files at the root
  * (but the entry), `shared/` and `vendor/`; `board/` draws and narrates a game; `learn/` and
  * `review/` build on the board; `puzzles/` on the lessons' trainer, `play/` on the review's
- * marks, `lobby/` on both helpers and the board; `pages/` are the routes; `app.js` routes.
+ * marks, `lobby/` on both helpers and the board, `circle/` (a circle of friends' page) likewise;
+ * `pages/` are the routes; `app.js` routes.
  */
 export const LAYERS = [
   ['helpers', ['', 'shared', 'vendor']],
   ['board', ['board']],
   ['learn, review', ['learn', 'review']],
-  ['puzzles, play, lobby', ['puzzles', 'play', 'lobby']],
+  ['puzzles, play, lobby, circle', ['puzzles', 'play', 'lobby', 'circle']],
   ['pages', ['pages']],
   ['entry', ['app.js']],
 ];

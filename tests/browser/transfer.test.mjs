@@ -25,7 +25,7 @@ test('transfer links: what is encoded reads back; anything malformed is refused 
   ];
   const hash = encodeTransfer(games);
   assert.equal(hash, `v1~y.${ID}.${TOKEN}~a.${ID}.3iPROD6AInjGwMYVixpgSsTw5WZX0L8P~a.7c81c4b0-37b9-423d-af4e-c54034914980.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`);
-  assert.deepEqual(decodeTransfer(`#${hash}`), { games });
+  assert.deepEqual(decodeTransfer(`#${hash}`), { games, circles: [] });
   assert.deepEqual(decodeTransfer(''), { error: 'transfer.error_empty' });
   assert.deepEqual(decodeTransfer('#v1'), { error: 'transfer.error_empty' });
   assert.deepEqual(decodeTransfer('#v2~r.x.y'), { error: 'transfer.error_version' });

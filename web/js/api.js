@@ -121,3 +121,33 @@ export const recordUrl = (id) => `/api/games/${encodeURIComponent(id)}/record`;
 export const recordTextUrl = (id) => `/api/games/${encodeURIComponent(id)}/record.txt`;
 /** POST /api/games/import: a game from a record, checked by replaying it (a CreatedGame). @param {unknown} record */
 export const importRecord = (record) => api('POST', '/api/games/import', record);
+
+// Circles of friends (PROTOCOL §2.5), read and changed with a member's key.
+/** @param {string} id */
+const circlePath = (id) => `/api/circles/${encodeURIComponent(id)}`;
+/** POST /api/circles: a new circle (CreatedCircle). @param {string} name @param {string} memberName */
+export const createCircle = (name, memberName) => api('POST', '/api/circles', { name, member_name: memberName });
+/** POST /api/circles/{id}/members: joins with the invite. @param {string} id @param {string} invite @param {string} name */
+export const joinCircle = (id, invite, name) => api('POST', `${circlePath(id)}/members`, { invite, name });
+/** GET /api/circles/{id}: the circle's page (CircleView). @param {string} id @param {string} key */
+export const getCircle = (id, key) => api('GET', circlePath(id), undefined, bearer(key));
+/** PATCH /api/circles/{id}: the creator renames it. @param {string} id @param {string} key @param {string} name */
+export const renameCircle = (id, key, name) => api('PATCH', circlePath(id), { name }, bearer(key));
+/**
+ * DELETE /api/circles/{id}/members/{member}: leave (one's own id) or remove (the creator).
+ * @param {string} id @param {string} key @param {string} member
+ */
+export const departCircle = (id, key, member) =>
+  api('DELETE', `${circlePath(id)}/members/${encodeURIComponent(member)}`, undefined, bearer(key));
+/** POST /api/circles/{id}/invite: a new invite link (the creator). @param {string} id @param {string} key */
+export const reinviteCircle = (id, key) => api('POST', `${circlePath(id)}/invite`, undefined, bearer(key));
+
+/**
+ * A circle's export as text (CSV), read with the member's key (the download is made in the page).
+ * @param {string} id @param {string} key @param {'standings' | 'games'} what
+ */
+export async function circleCsv(id, key, what) {
+  const res = await fetch(`${circlePath(id)}/${what}.csv`, { headers: bearer(key) });
+  if (!res.ok) throw new ApiError(res.status, `http_${res.status}`, res.statusText);
+  return res.text();
+}

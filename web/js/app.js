@@ -1,7 +1,8 @@
 // The entry point: picks the language, routes by path (`/` lobby, `/game/{id}` game,
 // `/game/{id}/replay` replay, `/rules` rules, `/learn` and `/learn/{lesson}` lessons, `/puzzles`
-// and `/puzzles/{id}` puzzles, `/transfer` games from another device), keeps links inside the
-// page, and registers the service worker.
+// and `/puzzles/{id}` puzzles, `/transfer` games from another device, `/circle/{id}` a circle
+// and `/circle/{id}/join` joining it), keeps links inside the page, and registers the service
+// worker.
 
 import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, t } from './i18n.js';
 import { h } from './dom.js';
@@ -33,6 +34,8 @@ export function matchRoute(path) {
   if ((m = /^\/puzzles\/([a-z0-9_-]+)\/?$/.exec(path))) return { name: 'puzzles', params: { id: m[1] } };
   if ((m = /^\/game\/([^/]+)\/replay\/?$/.exec(path))) return { name: 'replay', params: { id: decodeURIComponent(m[1]) } };
   if ((m = /^\/game\/([^/]+)\/?$/.exec(path))) return { name: 'game', params: { id: decodeURIComponent(m[1]) } };
+  if ((m = /^\/circle\/([0-9a-f-]{36})\/?$/.exec(path))) return { name: 'circle', params: { id: m[1] } };
+  if ((m = /^\/circle\/([0-9a-f-]{36})\/join\/?$/.exec(path))) return { name: 'circle', params: { id: m[1], join: '1' } };
   return { name: 'notfound', params: {} };
 }
 
@@ -53,6 +56,7 @@ async function route() {
   else if (name === 'transfer') mod = await import('./pages/transfer.js');
   else if (name === 'learn') mod = await import('./pages/learn.js');
   else if (name === 'puzzles') mod = await import('./pages/puzzles.js');
+  else if (name === 'circle') mod = await import('./pages/circle.js');
   if (seq !== routeSeq) return;
   if (!mod) {
     document.title = `${t('notfound.title')} — Djambi Online`;

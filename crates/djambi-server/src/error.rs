@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use uuid::Uuid;
 
 use crate::analysis::AnalysisError;
+use crate::circle::CircleError;
 use crate::game::GameError;
 use crate::protocol::http::{ErrorBody, ErrorDetail};
 use crate::store::StoreError;
@@ -27,6 +28,27 @@ pub enum AppError {
     /// 403: the seat token does not match.
     #[error("the seat token does not match")]
     BadToken,
+    /// 401: the request needs a key (`Authorization: Bearer KEY`: a circle's member key).
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 403: the key or invite does not open this (`bad_key`, `bad_invite`), or it is for
+    /// someone else to do (`forbidden`).
+    #[error("{message}")]
+    Forbidden {
+        /// The code.
+        code: &'static str,
+        /// For people.
+        message: String,
+    },
+    /// 409: the name is already taken (a circle's members).
+    #[error("{0}")]
+    NameTaken(String),
+    /// 409: the circle has as many members as it may.
+    #[error("{0}")]
+    CircleFull(String),
+    /// 409: the member already has a seat in this game.
+    #[error("{0}")]
+    MemberSeated(String),
     /// 404: no such game or route.
     #[error("{0}")]
     NotFound(String),
@@ -90,6 +112,11 @@ impl AppError {
             AppError::BadRequest(_) => "bad_request",
             AppError::TooLarge => "too_large",
             AppError::BadToken => "bad_token",
+            AppError::Unauthorized(_) => "unauthorized",
+            AppError::Forbidden { code, .. } => code,
+            AppError::NameTaken(_) => "name_taken",
+            AppError::CircleFull(_) => "circle_full",
+            AppError::MemberSeated(_) => "member_seated",
             AppError::NotFound(_) => "not_found",
             AppError::MethodNotAllowed => "method_not_allowed",
             AppError::SeatTaken(_) => "seat_taken",
@@ -111,19 +138,31 @@ impl AppError {
         match self {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            AppError::BadToken => StatusCode::FORBIDDEN,
+            AppError::BadToken | AppError::Forbidden { .. } => StatusCode::FORBIDDEN,
+            AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             AppError::SeatTaken(_)
             | AppError::NoOpenSeat(_)
             | AppError::Started(_)
             | AppError::NotFinished(_)
-            | AppError::NotYourTurn(_) => StatusCode::CONFLICT,
+            | AppError::NotYourTurn(_)
+            | AppError::NameTaken(_)
+            | AppError::CircleFull(_)
+            | AppError::MemberSeated(_) => StatusCode::CONFLICT,
             AppError::HintsOff(_) => StatusCode::FORBIDDEN,
             AppError::InvalidRecord(_) | AppError::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::Unavailable(_) | AppError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             AppError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// A 403 with its code and the error's words.
+    pub fn forbidden(code: &'static str, e: &impl std::fmt::Display) -> AppError {
+        AppError::Forbidden {
+            code,
+            message: e.to_string(),
         }
     }
 
@@ -173,6 +212,8 @@ impl From<ClaimError> for AppError {
                 AppError::SeatTaken(e.to_string())
             }
             ClaimError::AllTaken | ClaimError::Over => AppError::NoOpenSeat(e.to_string()),
+            ClaimError::NotCircleGame => AppError::forbidden("forbidden", &e),
+            ClaimError::MemberSeated => AppError::MemberSeated(e.to_string()),
             ClaimError::Internal => AppError::Internal,
         }
     }
@@ -210,6 +251,21 @@ impl From<AnalysisError> for AppError {
                 retry_after,
             },
             AnalysisError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<CircleError> for AppError {
+    fn from(e: CircleError) -> AppError {
+        match e {
+            CircleError::BadKey => AppError::forbidden("bad_key", &e),
+            CircleError::BadInvite => AppError::forbidden("bad_invite", &e),
+            CircleError::NotCreator => AppError::forbidden("forbidden", &e),
+            CircleError::BadName(message) => AppError::BadRequest(message),
+            CircleError::NameTaken(_) => AppError::NameTaken(e.to_string()),
+            CircleError::Full(_) => AppError::CircleFull(e.to_string()),
+            CircleError::NoMember(_) => AppError::NotFound(e.to_string()),
+            CircleError::Store(e) => e.into(),
         }
     }
 }

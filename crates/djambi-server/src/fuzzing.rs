@@ -145,6 +145,7 @@ static GAMES: LazyLock<Vec<GameState>> = LazyLock::new(|| {
             claimed: true,
             bot: None,
             start_bot: None,
+            member: None,
         })
         .collect();
     let mut fresh = GameState::new(Uuid::nil(), Position::new(), seats, false, NOW);

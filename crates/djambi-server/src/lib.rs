@@ -15,12 +15,14 @@
 //! - [`cluster`]: several nodes over Postgres and NATS (`--nats`; docs/SCALING.md);
 //! - [`protocol`]: the wire views of the table, serde only;
 //! - [`push`]: Web Push (VAPID key, subscriptions, the queue to push services);
+//! - [`circle`]: circles of friends, their games' places, ratings and standings;
 //! - [`puzzles`]: the puzzles (`data/puzzles.json`, embedded).
 //!
 //! `main.rs` is thin: [`Config`] → tracing → [`AppState::new`] (store, migrations, restoring
 //! unfinished games) → [`serve`].
 
 pub mod analysis;
+pub mod circle;
 pub mod clock;
 pub mod cluster;
 pub mod config;
@@ -50,10 +52,11 @@ use tokio::net::TcpListener;
 
 use tower_http::trace::TraceLayer;
 
-pub use config::{Config, LogFormat};
+pub use config::{CirclesCommand, Command, Config, LogFormat};
 pub use error::AppError;
 
 use crate::analysis::Analyses;
+use crate::circle::Circles;
 use crate::cluster::{ClusterConfig, ClusterError, ClusterSite};
 use crate::game::bots::BotPool;
 use crate::game::{LocalSite, Registry, Site};
@@ -107,6 +110,8 @@ pub struct AppState {
     pub cluster: Option<Arc<ClusterSite>>,
     /// Web Push: the VAPID key, the subscriptions, the queue to push services.
     pub push: Arc<Push>,
+    /// The circles of friends.
+    pub circles: Arc<Circles>,
 }
 
 impl AppState {
@@ -168,7 +173,13 @@ impl AppState {
             registry.bots().clone(),
             config.analysis.settings(),
         );
+        let circles = Arc::new(Circles::new(
+            store.clone(),
+            config.games.max_circle_members,
+            config.games.max_name_chars,
+        ));
         Ok(AppState {
+            circles,
             config: Arc::new(config),
             store,
             registry,

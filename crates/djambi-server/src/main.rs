@@ -1,9 +1,10 @@
-//! `djambi-server`: configuration → tracing → store → migrations → serve.
+//! `djambi-server`: configuration → tracing → store → migrations → serve; or, with a
+//! subcommand, an administrator's task on the database (`djambi-server circles recompute`).
 
 use std::time::Duration;
 
 use clap::Parser;
-use djambi_server::{AppState, Config, LogFormat, serve};
+use djambi_server::{AppState, CirclesCommand, Command, Config, LogFormat, serve};
 use tracing_subscriber::EnvFilter;
 
 /// mimalloc instead of the system allocator: many small, short-lived allocations per socket
@@ -31,6 +32,9 @@ async fn main() -> std::process::ExitCode {
         eprintln!("djambi-server: {why}");
         return std::process::ExitCode::from(2);
     }
+    if let Some(Command::Circles(command)) = &config.command {
+        return circles(&config, command).await;
+    }
     let bind = config.bind;
     let reachable = config.reachable().announcement(&config);
     let state = match AppState::new(config).await {
@@ -55,6 +59,66 @@ async fn main() -> std::process::ExitCode {
             tracing::error!(error = %e, "server failed");
             std::process::ExitCode::FAILURE
         }
+    }
+}
+
+/// `djambi-server circles recompute`: the circles' places and standings from the logs, each
+/// difference printed; exit status 0 when nothing differs, 3 when something does.
+async fn circles(config: &Config, command: &CirclesCommand) -> std::process::ExitCode {
+    let CirclesCommand::Recompute { circle, repair } = command;
+    let metrics = std::sync::Arc::new(djambi_server::metrics::Metrics::default());
+    let options = config.store.options(None);
+    let store =
+        match djambi_server::store::Store::connect(&config.store.database_url, &options, metrics)
+            .await
+        {
+            Ok(store) => store,
+            Err(e) => {
+                eprintln!("djambi-server: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        };
+    let report = match store.migrate().await {
+        Ok(()) => djambi_server::circle::recompute::recompute(&store, *circle, *repair).await,
+        Err(e) => Err(e),
+    };
+    store.close().await;
+    let report = match report {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("djambi-server: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    for line in &report.differences {
+        println!("{line}");
+    }
+    if report.pending > 0 {
+        println!(
+            "{} finished game(s) not read since they ended: their places are computed on the next read{}",
+            report.pending,
+            if *repair { " (stored now)" } else { "" }
+        );
+    }
+    println!(
+        "{} circle(s), {} finished game(s) recomputed from their logs: {}{}",
+        report.circles,
+        report.games,
+        if report.differences.is_empty() {
+            "places and standings are as stored and served".to_string()
+        } else {
+            format!("{} difference(s)", report.differences.len())
+        },
+        if *repair {
+            format!("; {} game(s) repaired", report.repaired)
+        } else {
+            String::new()
+        }
+    );
+    if report.differences.is_empty() {
+        std::process::ExitCode::SUCCESS
+    } else {
+        std::process::ExitCode::from(3)
     }
 }
 

@@ -45,6 +45,7 @@ fn four() -> GameState {
             claimed: true,
             bot: None,
             start_bot: None,
+            member: None,
         })
         .collect();
     let mut s = GameState::new(Uuid::new_v4(), Position::new(), seats, false, 0);

@@ -42,6 +42,7 @@ fn state() -> GameState {
             claimed: true,
             bot: None,
             start_bot: None,
+            member: None,
         })
         .collect();
     let start = Position::from_dpn(SMALL, Rules::default()).unwrap();
@@ -461,6 +462,7 @@ fn every_message_matches_its_golden_file() {
         name: Some("Bea".into()),
         token: Some("GYpZcx7C2N6mCyrnQYLO8vxrgLsCjejG".into()),
         player: None,
+        member: None,
     };
     check("http_claim_seat", to_value(&claim), f);
     check(
@@ -486,6 +488,7 @@ fn every_message_matches_its_golden_file() {
                 claimed: true,
                 connected: true,
                 bot: None,
+                member: None,
             }],
             spectators: 1,
             to_move: Some(Army::Red),

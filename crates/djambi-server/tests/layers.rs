@@ -53,12 +53,16 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "clock", "token", "metrics", "net", "config", "table", "store", "game",
         ],
     ),
-    ("error", &["table", "protocol", "store", "game", "analysis"]),
+    ("circle", &["clock", "token", "table", "protocol", "store"]),
+    (
+        "error",
+        &["table", "protocol", "store", "game", "analysis", "circle"],
+    ),
     (
         "http",
         &[
             "clock", "token", "metrics", "net", "config", "table", "protocol", "store", "game",
-            "error", "puzzles", "analysis", "push",
+            "error", "puzzles", "analysis", "push", "circle",
         ],
     ),
     (

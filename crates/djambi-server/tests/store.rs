@@ -65,6 +65,7 @@ fn new_game(open: bool) -> GameState {
             claimed: false,
             bot: None,
             start_bot: None,
+            member: None,
         })
         .collect();
     // Listed, whether open or not: the lists are what these tests read.

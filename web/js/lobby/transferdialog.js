@@ -1,12 +1,14 @@
 // "Open my games on another device": a dialog with a QR code and a link that carry this
-// browser's seats and admin tokens (transfercode.js) to another browser, which imports them
-// into its own "Your games". The games still in play go by default; finished ones on request.
+// browser's seats and admin tokens, and its circles' member keys (transfercode.js), to another
+// browser, which imports them into its own "Your games" and circles. The games still in play go
+// by default; finished ones on request; the circles always (at most MAX_CIRCLES).
 
 import { h, copyText, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { qrSvg } from '../shared/qr.js';
 import { heldGames, storedGameIds } from '../shared/tokens.js';
-import { transferLink } from '../shared/transfercode.js';
+import { MAX_CIRCLES, transferLink } from '../shared/transfercode.js';
+import { heldCircles } from '../shared/circles.js';
 
 /**
  * Opens the dialog.
@@ -37,12 +39,13 @@ export function openTransferDialog(known) {
 
   function draw() {
     const games = heldGames(ids.filter((id) => withFinished || !over.has(id)));
+    const circles = heldCircles().slice(0, MAX_CIRCLES).map((c) => ({ id: c.id, member: c.member, key: c.key }));
     body.replaceChildren();
-    if (!games.length) {
+    if (!games.length && !circles.length) {
       body.append(h('p', { class: 'muted', text: t('transfer.nothing') }));
       return;
     }
-    const link = transferLink(location.origin, games);
+    const link = transferLink(location.origin, games, circles);
     /** @type {Element} */
     let code;
     try {
@@ -53,6 +56,7 @@ export function openTransferDialog(known) {
     }
     body.append(
       h('p', { class: 'transfer-count', text: t('transfer.count', { n: games.length }) }),
+      circles.length ? h('p', { class: 'transfer-circles', text: t('transfer.circles_count', { n: circles.length }) }) : null,
       h('div', { class: 'transfer-qr' }, code),
       h('div', { class: 'transfer-link' },
         h('input', { type: 'text', readonly: true, value: link, class: 'transfer-url', 'aria-label': t('transfer.link_label') }),

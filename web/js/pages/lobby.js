@@ -1,7 +1,8 @@
 // The lobby (`/`): play against three bots in one click, create a game and hand out its invite
 // links, find your own games, join, watch and replay the games the server lists, or import a
-// game record. The page composes its cards: createform.js, manage.js (the creator's view),
-// yourgames.js, notifycard.js, gamelists.js, importcard.js.
+// game record, or go to your circles of friends. The page composes its cards: createform.js,
+// manage.js (the creator's view), yourgames.js, circlescard.js, notifycard.js, gamelists.js,
+// importcard.js.
 
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
@@ -19,6 +20,7 @@ import { yourGamesCard } from '../lobby/yourgames.js';
 import { gameListsCard } from '../lobby/gamelists.js';
 import { importCard } from '../lobby/importcard.js';
 import { notifyCard } from '../lobby/notifycard.js';
+import { circlesCard } from '../lobby/circlescard.js';
 import { keepFocus } from '../shared/focus.js';
 
 /** How often the public lists (and the creator's card) are fetched again. */
@@ -49,9 +51,10 @@ export function mount(main) {
   const lists = gameListsCard();
   const importer = importCard();
   const notify = notifyCard();
+  const circles = circlesCard();
   const left = h('div', { class: 'lobby-main' });
   const hero = h('section', { class: 'hero' });
-  const root = h('div', { class: 'lobby' }, hero, h('div', { class: 'lobby-grid' }, left, h('div', { class: 'lobby-side' }, yours.el, lists.el, notify.el, importer.el)));
+  const root = h('div', { class: 'lobby' }, hero, h('div', { class: 'lobby-grid' }, left, h('div', { class: 'lobby-side' }, yours.el, circles.el, lists.el, notify.el, importer.el)));
   main.append(root);
 
   function renderHero() {
@@ -163,6 +166,7 @@ export function mount(main) {
       lists.relabel();
       importer.relabel();
       notify.relabel();
+      circles.relabel();
       renderLeft();
     },
   };

@@ -116,7 +116,9 @@ export function mount(main, { id }) {
     render();
     if (game.status === 'finished' && !looked) {
       looked = true;
-      analysis.look();
+      // `#analysis` (a circle's "Analysis" link) asks for it, as "Analyse this game" does.
+      if (location.hash === '#analysis') analysis.ask(true);
+      else analysis.look();
     } else if (analysis.analysis) {
       verdicts = verdictsByEvent(analysis.analysis, game.events);
       renderSide();

@@ -1,6 +1,7 @@
 // The page of a link from "Open my games on another device" (`/transfer#…`): says what the
 // link carries (each game, the seat or the creator's rights, and what the server says of the
-// game), keeps it in this browser's "Your games" on a click, then shows the lobby. A malformed
+// game; each circle's membership), keeps it in this browser's "Your games" and circles on a
+// click, then shows the lobby. A malformed
 // link is refused with its reason and nothing is kept. Only the games' ids are sent to the
 // server (to show their state); the tokens stay in the fragment and in this browser.
 
@@ -12,6 +13,7 @@ import { decodeTransfer, TRANSFER_PATH } from '../shared/transfercode.js';
 import { armySwatch } from '../board/pieces.js';
 import { navigate } from '../nav.js';
 import { syncPush } from '../shared/push.js';
+import { keepCircles, loadCircle } from '../shared/circles.js';
 
 /**
  * @param {HTMLElement} main
@@ -35,13 +37,20 @@ export function mount(main) {
         h('p', {}, h('a', { class: 'btn', href: '/', text: t('transfer.to_lobby') })));
       return;
     }
-    const { games } = read;
+    const { games, circles } = read;
     replace(root, head,
       h('p', { text: t('transfer.page_intro', { n: games.length }) }),
-      h('ul', { class: 'transfer-list' }, ...games.map(row)),
+      games.length ? h('ul', { class: 'transfer-list' }, ...games.map(row)) : null,
+      circles.length ? h('p', { text: t('transfer.circles_intro', { n: circles.length }) }) : null,
+      circles.length ? h('ul', { class: 'transfer-list transfer-circles' }, ...circles.map((c) => {
+        const here = loadCircle(c.id);
+        return h('li', { class: 'transfer-circle', dataset: { circle: c.id } },
+          h('span', { class: 'transfer-id', text: here && here.name ? here.name : t('transfer.circle', { id: c.id.slice(0, 8) }) }),
+          here && here.member === c.member && here.key === c.key ? h('span', { class: 'muted small', text: t('transfer.already_here') }) : null);
+      })) : null,
       h('p', { class: 'muted small', text: t('transfer.secret') }),
       h('div', { class: 'action-row' },
-        h('button', { type: 'button', class: 'btn btn-primary import-games', disabled: done, text: t('transfer.import', { n: games.length }), onclick: () => keep(games) }),
+        h('button', { type: 'button', class: 'btn btn-primary import-games', disabled: done, text: t('transfer.import', { n: games.length + circles.length }), onclick: () => keep(games, circles) }),
         h('a', { class: 'btn btn-ghost', href: '/', text: t('common.cancel') })));
   }
 
@@ -65,11 +74,14 @@ export function mount(main) {
       notes.length ? h('span', { class: 'muted small', text: notes.join(' · ') }) : null);
   }
 
-  /** @param {import('../shared/transfercode.js').TransferGame[]} games */
-  function keep(games) {
+  /**
+   * @param {import('../shared/transfercode.js').TransferGame[]} games
+   * @param {import('../shared/transfercode.js').TransferCircle[]} circles
+   */
+  function keep(games, circles) {
     if (done) return;
     done = true;
-    const changed = keepGames(games);
+    const changed = keepGames(games) + keepCircles(circles);
     // The games brought here get their push notifications here too (if this browser allows them).
     if (changed) syncPush();
     toast(t('transfer.imported', { n: changed }), 'ok');

@@ -169,3 +169,44 @@ export async function setPush(on) {
   } catch { /* nothing more to undo */ }
   return 'off';
 }
+
+/** @param {string} id */
+const circlePushKey = (id) => `djambi.push.circle.${id}`;
+
+/** Whether this browser asked to be told of a circle's new games. @param {string} id */
+export function circlePushOn(id) {
+  try { return localStorage.getItem(circlePushKey(id)) === '1'; } catch { return false; }
+}
+
+/**
+ * Tells the server whether this browser wants a push when a game of the circle is created
+ * (POST or DELETE /api/circles/{id}/push with the member's key). Turning it on asks the
+ * browser's permission to notify, if it was not given yet.
+ * @param {string} id  the circle
+ * @param {string} key  the member's key
+ * @param {boolean} on
+ * @returns {Promise<PushState>}
+ */
+export async function setCirclePush(id, key, on) {
+  const path = `/api/circles/${encodeURIComponent(id)}/push`;
+  const auth = { Authorization: `Bearer ${key}` };
+  if (!on) {
+    try { localStorage.removeItem(circlePushKey(id)); } catch { /* ignore */ }
+    try {
+      const sub = pushSupported() ? await browserSubscription(false) : null;
+      if (sub) await api('DELETE', path, { subscription: { endpoint: sub.endpoint } }, auth);
+    } catch { /* the server forgets it when its push service says it is gone */ }
+    return 'off';
+  }
+  if (!pushSupported()) return 'unsupported';
+  if (Notification.permission !== 'granted' && (await Notification.requestPermission()) !== 'granted') return 'not_allowed';
+  try {
+    const sub = await browserSubscription(true);
+    if (!sub) return 'failed';
+    await api('POST', path, { subscription: sub.toJSON(), lang: language() }, auth);
+    localStorage.setItem(circlePushKey(id), '1');
+    return 'on';
+  } catch {
+    return 'failed';
+  }
+}

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Parser, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 
 mod address;
 mod parts;
@@ -100,6 +100,34 @@ pub struct Config {
     /// Web Push (`push`).
     #[command(flatten)]
     pub push: PushFlags,
+
+    /// An administrator's task instead of serving (none: serve).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// An administrator's task, run against the database of `--database-url`, instead of serving.
+#[derive(Clone, Debug, Subcommand)]
+pub enum Command {
+    /// Circles of friends (docs/CIRCLES.md).
+    #[command(subcommand)]
+    Circles(CirclesCommand),
+}
+
+/// What to do with the circles.
+#[derive(Clone, Debug, Subcommand)]
+pub enum CirclesCommand {
+    /// Computes every circle's places and standings again from scratch, from the games' event
+    /// logs, and reports whatever differs from what is stored and served (exit status 0: the
+    /// same; 3: something differs).
+    Recompute {
+        /// Only this circle (its id).
+        #[arg(long)]
+        circle: Option<uuid::Uuid>,
+        /// Also store the recomputed places where they differ (or are missing).
+        #[arg(long)]
+        repair: bool,
+    },
 }
 
 /// The database password `.env.example` ships with, which must be changed.
@@ -227,6 +255,28 @@ mod tests {
         ]);
         assert!(c.check().is_ok());
         assert!(Config::parse_from(["djambi-server"]).check().is_ok());
+    }
+
+    #[test]
+    fn the_circles_command_parses_and_serving_stays_the_default() {
+        assert!(Config::parse_from(["djambi-server"]).command.is_none());
+        let c = Config::parse_from([
+            "djambi-server",
+            "--database-url",
+            "sqlite:x.db",
+            "circles",
+            "recompute",
+            "--circle",
+            "6f1c2a3e-0d4b-4c5e-9f60-7a8b9c0d1e2f",
+        ]);
+        match c.command {
+            Some(Command::Circles(CirclesCommand::Recompute { circle, repair })) => {
+                assert!(circle.is_some());
+                assert!(!repair);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(c.store.database_url, "sqlite:x.db");
     }
 
     #[test]

@@ -145,6 +145,23 @@ pub struct BudgetFlags {
     /// Reads that load a game one address may make per minute, after its burst.
     #[arg(long, env = "DJAMBI_LOAD_PER_MINUTE", default_value_t = 30)]
     pub load_per_minute: u32,
+
+    /// Circles one address may create at once (then `--circle-create-per-minute`).
+    #[arg(long, env = "DJAMBI_CIRCLE_CREATE_BURST", default_value_t = 10)]
+    pub circle_create_burst: u32,
+
+    /// Circles one address may create per minute, after its burst.
+    #[arg(long, env = "DJAMBI_CIRCLE_CREATE_PER_MINUTE", default_value_t = 2)]
+    pub circle_create_per_minute: u32,
+
+    /// Circle requests (reads of a circle's page or export, joins, a member's changes) one
+    /// address may make at once (then `--circle-read-per-minute`).
+    #[arg(long, env = "DJAMBI_CIRCLE_READ_BURST", default_value_t = 60)]
+    pub circle_read_burst: u32,
+
+    /// Circle requests one address may make per minute, after its burst.
+    #[arg(long, env = "DJAMBI_CIRCLE_READ_PER_MINUTE", default_value_t = 120)]
+    pub circle_read_per_minute: u32,
 }
 
 /// Each WebSocket connection (`ws`).
@@ -256,6 +273,11 @@ pub struct GameFlags {
     /// Seconds a finished game with nobody connected stays in memory.
     #[arg(long, env = "DJAMBI_IDLE_SECS", default_value_t = 300)]
     pub idle_secs: u64,
+
+    /// Present members one circle may have (docs/CIRCLES.md); it keeps four times as many
+    /// rows of members, present and past.
+    #[arg(long, env = "DJAMBI_MAX_CIRCLE_MEMBERS", default_value_t = 64)]
+    pub max_circle_members: usize,
 }
 
 /// The bots' threads (`game::bots`).
@@ -357,6 +379,8 @@ impl BudgetFlags {
             analysis: allowance(self.analysis_burst, self.analysis_per_minute),
             import_kib: allowance(self.import_burst_kib, self.import_kib_per_minute),
             load: allowance(self.load_burst, self.load_per_minute),
+            circle_create: allowance(self.circle_create_burst, self.circle_create_per_minute),
+            circle_read: allowance(self.circle_read_burst, self.circle_read_per_minute),
         }
     }
 
@@ -373,6 +397,8 @@ impl BudgetFlags {
             &mut self.analysis_burst,
             &mut self.import_burst_kib,
             &mut self.load_burst,
+            &mut self.circle_create_burst,
+            &mut self.circle_read_burst,
         ] {
             *burst = u32::MAX / 2;
         }
@@ -387,6 +413,8 @@ impl BudgetFlags {
             &mut self.analysis_per_minute,
             &mut self.import_kib_per_minute,
             &mut self.load_per_minute,
+            &mut self.circle_create_per_minute,
+            &mut self.circle_read_per_minute,
         ] {
             *rate = u32::MAX / 2;
         }

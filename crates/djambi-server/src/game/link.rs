@@ -16,7 +16,7 @@ use super::outbound::Outbound;
 use super::viewer::Viewer;
 use super::vocabulary::{Answer, Call, Entry, Gone, JoinError, JoinRequest, Reply};
 use crate::protocol::http::ClaimedSeat;
-use crate::table::{Action, AdminAnswer, AdminError, AdminWhat, ClaimError};
+use crate::table::{Action, AdminAnswer, AdminError, AdminWhat, ClaimError, MemberSeat};
 
 /// A connection that joined a game.
 pub struct Joined {
@@ -101,12 +101,14 @@ impl Game {
         }
     }
 
-    /// Claims a seat (with an invite's token, or a free one of an open game).
+    /// Claims a seat (with an invite's token, or a free one of an open game, or a free one
+    /// for a `member` of the game's circle).
     pub async fn claim(
         &self,
         token: Option<String>,
         player: Option<djambi_core::Player>,
         name: Option<String>,
+        member: Option<MemberSeat>,
     ) -> Result<Result<ClaimedSeat, ClaimError>, Gone> {
         match self
             .0
@@ -114,6 +116,7 @@ impl Game {
                 token,
                 player,
                 name,
+                member,
             })
             .await?
         {

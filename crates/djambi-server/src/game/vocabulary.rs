@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 use super::outbound::{Outbound, Text};
 use super::viewer::Viewer;
 use crate::protocol::http::ClaimedSeat;
-use crate::table::{Action, AdminAnswer, AdminError, AdminWhat, ClaimError, HintRefusal};
+use crate::table::{
+    Action, AdminAnswer, AdminError, AdminWhat, ClaimError, HintRefusal, MemberSeat,
+};
 
 /// A request to a game.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -46,6 +48,9 @@ pub enum Call {
         player: Option<Player>,
         /// The display name.
         name: Option<String>,
+        /// A member of the game's circle (checked against the circle by the edge), who may
+        /// take a free seat of an invitation-only game.
+        member: Option<MemberSeat>,
     },
     /// The public snapshot.
     Snapshot,

@@ -39,6 +39,14 @@ async fn create(
         .create
         .take(client.key())
         .map_err(|wait| AppError::rate_limited("too many new games from your address", wait))?;
+    // A circle's game: created by one of its members (their key checked like any).
+    let circle = match &body.circle {
+        Some(auth) => Some(
+            super::circles::authorise(&state, client.key(), &auth.id.to_string(), &auth.key)
+                .await?,
+        ),
+        None => None,
+    };
     let mut new = match body.start.as_deref() {
         Some(_) if body.hostage.is_some() => {
             return Err(AppError::BadRequest(
@@ -70,7 +78,15 @@ async fn create(
     {
         new.settings.takeover_level = BotLevel(level);
     }
+    new.circle = circle.as_ref().map(|(c, _)| c.id);
     let created = state.registry.create(new).await?;
+    if let Some((circle, by)) = &circle {
+        tracing::info!(game = %created.id, circle = %circle.id, member = %by.id, "circle game created");
+        state
+            .push
+            .circle_game(circle.id, &circle.name, created.id, by.id, &by.name)
+            .await;
+    }
     Ok((StatusCode::CREATED, Json(created)))
 }
 

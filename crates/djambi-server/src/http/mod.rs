@@ -2,6 +2,9 @@
 //! `Result<_, AppError>`, so every failure has the one JSON error shape.
 
 mod analysis;
+mod circle_csv;
+mod circle_push;
+mod circles;
 mod games;
 mod headers;
 mod health;
@@ -34,6 +37,8 @@ use crate::error::AppError;
 pub fn router(state: &AppState) -> Router<AppState> {
     let router = Router::new()
         .merge(games::router())
+        .merge(circles::router())
+        .merge(circle_push::router())
         .merge(seats::router())
         .merge(records::router())
         .merge(history::router())

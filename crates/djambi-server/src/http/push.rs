@@ -16,12 +16,12 @@ use crate::net::ClientIp;
 use crate::push::{Lang, PushError};
 
 /// The largest subscription request (a browser's PushSubscription is well under 1 KiB).
-const MAX_BODY_BYTES: usize = 4096;
+pub(super) const MAX_BODY_BYTES: usize = 4096;
 
 /// The longest seat token, browser key, secret and language tag read.
 const MAX_TOKEN: usize = 128;
-const MAX_KEY: usize = 128;
-const MAX_LANG: usize = 35;
+pub(super) const MAX_KEY: usize = 128;
+pub(super) const MAX_LANG: usize = 35;
 
 pub(super) fn router() -> Router<AppState> {
     Router::new().route("/api/push/key", get(key)).route(
@@ -51,18 +51,20 @@ struct PushRequest {
     lang: Option<String>,
 }
 
+/// A browser's `PushSubscription.toJSON()` (its other fields ignored).
 #[derive(Clone, Deserialize)]
-struct BrowserSubscription {
-    endpoint: String,
+pub(super) struct BrowserSubscription {
+    pub(super) endpoint: String,
     /// Needed to subscribe; a DELETE may leave them out.
     #[serde(default)]
-    keys: Option<BrowserKeys>,
+    pub(super) keys: Option<BrowserKeys>,
 }
 
+/// Its keys.
 #[derive(Clone, Deserialize)]
-struct BrowserKeys {
-    p256dh: String,
-    auth: String,
+pub(super) struct BrowserKeys {
+    pub(super) p256dh: String,
+    pub(super) auth: String,
 }
 
 /// The answer to a subscription.

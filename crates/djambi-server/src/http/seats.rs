@@ -12,9 +12,10 @@ use crate::AppState;
 use crate::error::AppError;
 use crate::game::Registry;
 use crate::net::ClientIp;
+use crate::protocol::circle::MemberAuth;
 use crate::protocol::http::{ClaimSeat, ClaimedSeat};
 use crate::protocol::http::{SeatBot, SeatInvite};
-use crate::table::{AdminAnswer, AdminWhat, BotLevel, ClaimError};
+use crate::table::{AdminAnswer, AdminWhat, BotLevel, ClaimError, MemberSeat};
 
 pub(super) fn router() -> Router<AppState> {
     Router::new()
@@ -107,8 +108,40 @@ async fn to_bot(
     ))
 }
 
-/// Claims the invited seat (with its token) or, in an open game, a free seat; the actor decides,
-/// so concurrent claims of one seat cannot both win.
+/// The member of a claim's `member`, checked against their circle: the seat they ask for, and
+/// the name it gets. A wrong key counts as a wrong token.
+async fn member_seat(
+    state: &AppState,
+    ip: crate::net::IpKey,
+    auth: &MemberAuth,
+) -> Result<(MemberSeat, String), AppError> {
+    state
+        .budgets
+        .circle_read
+        .take(ip)
+        .map_err(|wait| AppError::rate_limited("too many circle requests", wait))?;
+    let (circle, member) =
+        super::circles::authorise(state, ip, &auth.circle.to_string(), &auth.key).await?;
+    if member.id != auth.id {
+        // A present member's key, another member's id: as wrong as a wrong key.
+        return Err(super::circles::wrong(
+            state,
+            ip,
+            crate::circle::CircleError::BadKey,
+        ));
+    }
+    Ok((
+        MemberSeat {
+            circle: circle.id,
+            member: member.id,
+        },
+        member.name,
+    ))
+}
+
+/// Claims the invited seat (with its token) or, in an open game, a free seat, or, for a member
+/// of the game's circle, a free seat; the actor decides, so concurrent claims of one seat
+/// cannot both win (nor two seats of one member).
 /// A wrong token counts against the address's budget of wrong tokens; past it, the address's
 /// claims with a token are refused (`rate_limited`) without looking at the token.
 async fn claim(
@@ -125,15 +158,24 @@ async fn claim(
             .may_try_token(ip)
             .map_err(|wait| AppError::rate_limited("too many wrong seat tokens", wait))?;
     }
+    let (member, name) = match &body.member {
+        Some(_) if body.token.is_some() || body.name.is_some() => {
+            return Err(AppError::BadRequest(
+                "member: a member's claim has neither token nor name (the seat gets the member's name)"
+                    .into(),
+            ));
+        }
+        Some(auth) => {
+            let (seat, name) = member_seat(&state, ip, auth).await?;
+            (Some(seat), Some(name))
+        }
+        None => (None, body.name.clone()),
+    };
     let claimed = state
         .registry
         .with_game(id, |game| {
-            let ClaimSeat {
-                name,
-                token,
-                player,
-            } = body.clone();
-            async move { game.claim(token, player, name).await }
+            let (token, player, name) = (body.token.clone(), body.player, name.clone());
+            async move { game.claim(token, player, name, member).await }
         })
         .await?;
     if let Err(ClaimError::BadToken) = &claimed

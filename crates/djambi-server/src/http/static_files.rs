@@ -1,6 +1,6 @@
 //! The browser client from `web/`: static files, and `index.html` for the client's own pages
 //! (`/`, `/rules`, `/learn`, `/learn/{lesson}`, `/puzzles`, `/puzzles/{id}`, `/transfer`,
-//! `/game/{id}`, `/game/{id}/replay`: the client routes by path, so a reload or a shared link of
+//! `/game/{id}`, `/game/{id}/replay`, `/circle/{id}`, `/circle/{id}/join`: the client routes by path, so a reload or a shared link of
 //! any of them works); the manifest and the service worker (pwa.rs). Without a `web/` folder
 //! every such path is a clean 404.
 //! A missing path asked for by a browser's page load is the client with status 404 (it shows its
@@ -168,7 +168,9 @@ pub(super) fn router(web_dir: &Path) -> Router<AppState> {
         .route_service("/puzzles", read_only(page.clone()))
         .route_service("/puzzles/{id}", read_only(page.clone()))
         .route_service("/game/{id}", read_only(page.clone()))
-        .route_service("/game/{id}/replay", read_only(page))
+        .route_service("/game/{id}/replay", read_only(page.clone()))
+        .route_service("/circle/{id}", read_only(page.clone()))
+        .route_service("/circle/{id}/join", read_only(page))
         .route_service("/v/{hash}/{*path}", read_only(versioned_files))
         .route("/api", any(no_api_route))
         .route("/api/{*rest}", any(no_api_route))

@@ -114,6 +114,10 @@ pub struct BudgetConfig {
     pub import_kib: Allowance,
     /// Reads that load a game into memory.
     pub load: Allowance,
+    /// Circles created.
+    pub circle_create: Allowance,
+    /// Reads of circles (their pages, exports) and their members' changes.
+    pub circle_read: Allowance,
 }
 
 /// Every per-address budget of the server.
@@ -138,6 +142,10 @@ pub struct Budgets {
     pub import_kib: Budget,
     /// Reads that load a game.
     pub load: Budget,
+    /// Circles created.
+    pub circle_create: Budget,
+    /// Circle reads and changes.
+    pub circle_read: Budget,
     /// Addresses that spent their wrong-token budget, until when: no token of theirs is even
     /// looked at meanwhile, so guessing cannot go on at any speed.
     blocked: Mutex<HashMap<IpKey, Instant>>,
@@ -157,6 +165,8 @@ impl Budgets {
             analysis: Budget::new(config.analysis),
             import_kib: Budget::new(config.import_kib),
             load: Budget::new(config.load),
+            circle_create: Budget::new(config.circle_create),
+            circle_read: Budget::new(config.circle_read),
             blocked: Mutex::new(HashMap::new()),
         }
     }
@@ -199,6 +209,8 @@ impl Budgets {
             &self.analysis,
             &self.import_kib,
             &self.load,
+            &self.circle_create,
+            &self.circle_read,
         ] {
             budget.forget_idle();
         }

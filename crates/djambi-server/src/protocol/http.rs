@@ -65,6 +65,10 @@ pub struct CreateGame {
     /// playing against bots alone may); shown to everyone in the game's settings.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hints: bool,
+    /// The circle the game is for, with the creating member's key (docs/CIRCLES.md): its
+    /// members take its free seats from the circle's page, and it is rated among them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub circle: Option<super::circle::CircleAuth>,
 }
 
 /// The answer to creating or importing a game: the only time seat tokens are shown.
@@ -105,9 +109,14 @@ pub struct ClaimSeat {
     /// The invite's token: claims that seat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
-    /// In an open game without a token: the seat wanted (default: the first free one).
+    /// In an open game without a token (or with `member`): the seat wanted (default: the
+    /// first free one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub player: Option<Player>,
+    /// A member of the game's circle takes a free seat (without `token` or `name`: the seat
+    /// gets the member's name), open game or not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub member: Option<super::circle::MemberAuth>,
 }
 
 /// A claimed seat.
@@ -191,6 +200,9 @@ pub struct SeatSummary {
     pub connected: bool,
     /// The level of the bot playing it, if a bot plays it from the start.
     pub bot: Option<BotLevel>,
+    /// The circle's member who took it (a circle game's; left out otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member: Option<Uuid>,
 }
 
 /// `POST /api/games/{id}/seats/{player}/bot`: give a seat to a bot (the creator, before the

@@ -6,9 +6,11 @@
 //!   chat, presence);
 //! - [`http`]: the JSON bodies of the HTTP API;
 //! - [`analysis`]: the engine's analysis of a finished game, as the API answers it;
+//! - [`circle`]: circles of friends, their standings and games (docs/CIRCLES.md);
 //! - [`hint`]: a hint in a game ("show a good turn").
 
 pub mod analysis;
+pub mod circle;
 pub mod client;
 mod effect;
 mod event;

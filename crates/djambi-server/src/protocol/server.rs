@@ -217,6 +217,9 @@ pub struct SeatView {
     pub bot: Option<BotLevel>,
     /// Since when nobody has been connected to it (RFC 3339; `null` while connected).
     pub away_since: Option<String>,
+    /// The circle's member who took it (a circle game's; left out otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member: Option<Uuid>,
 }
 
 /// A seat in a `presence` message.
@@ -324,6 +327,9 @@ pub struct GameView {
     pub created_at: String,
     /// When it last changed (RFC 3339).
     pub updated_at: String,
+    /// The circle the game is for (left out for other games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub circle: Option<Uuid>,
 }
 
 /// The socket's code for each refusal of the table.

@@ -157,6 +157,7 @@ pub fn seat_view(seat: &Seat, alive: bool, away_since: Option<i64>) -> SeatView 
         alive,
         bot: seat.bot.map(BotLevel),
         away_since: away_since.map(rfc3339),
+        member: seat.member,
     }
 }
 
@@ -180,6 +181,7 @@ pub fn seat_summary(seat: Seat, connected: bool) -> SeatSummary {
         claimed: seat.claimed,
         connected,
         bot: seat.start_bot.map(BotLevel),
+        member: seat.member,
     }
 }
 
@@ -241,6 +243,7 @@ pub fn game_view<'a>(
         rematch: state.rematch.clone(),
         created_at: rfc3339(state.created_at),
         updated_at: rfc3339(state.updated_at),
+        circle: state.circle,
     }
 }
 

@@ -29,12 +29,26 @@ pub const PER_GAME: usize = 32;
 /// Pushes waiting or in flight to the endpoints one address subscribed.
 pub const PER_ADDRESS: usize = 16;
 
+/// Whose subscription a push goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recipient {
+    /// A seat of the delivery's game.
+    Seat(Player),
+    /// A circle's member (told of a new circle game).
+    Member {
+        /// The circle.
+        circle: Uuid,
+        /// The member.
+        member: Uuid,
+    },
+}
+
 /// One push to one subscription.
 pub struct Delivery {
     /// The game.
     pub game: Uuid,
-    /// The seat.
-    pub seat: Player,
+    /// Whose subscription it is.
+    pub to: Recipient,
     /// The browser's subscription.
     pub sub: Subscription,
     /// The payload (JSON), before encryption.
@@ -127,7 +141,7 @@ impl Lanes {
         if game_full || address_full {
             drop(state);
             self.metrics.push("limited");
-            tracing::debug!(game = %delivery.game, seat = %delivery.seat, "push bound reached: dropped");
+            tracing::debug!(game = %delivery.game, to = ?delivery.to, "push bound reached: dropped");
             return;
         }
         *state.per_game.entry(delivery.game).or_default() += 1;
@@ -191,10 +205,8 @@ impl Lanes {
     /// Counts one push's outcome; whether its endpoint is to be dropped (gone, refused, or
     /// failing again and again), in which case its subscription is deleted.
     async fn account(&self, delivery: &Delivery, outcome: Outcome) -> bool {
-        let Delivery {
-            game, seat, sub, ..
-        } = delivery;
-        let (game, seat) = (*game, *seat);
+        let Delivery { game, to, sub, .. } = delivery;
+        let (game, to) = (*game, *to);
         let failed = match outcome {
             Outcome::Delivered => {
                 self.metrics.push("sent");
@@ -205,25 +217,35 @@ impl Lanes {
             }
             outcome @ (Outcome::Gone | Outcome::Refused(_)) => {
                 self.metrics.push("gone");
-                tracing::info!(%game, %seat, ?outcome, "push subscription gone: deleted");
+                tracing::info!(%game, ?to, ?outcome, "push subscription gone: deleted");
                 true
             }
             Outcome::Failed(why) => {
                 self.metrics.push("failed");
-                tracing::warn!(%game, %seat, error = %why, "push failed");
+                tracing::warn!(%game, ?to, error = %why, "push failed");
                 let mut state = self.state();
                 let lane = state.lanes.entry(sub.endpoint.clone()).or_default();
                 lane.failures += 1;
                 if lane.failures < FAILURES_TO_DROP {
                     return false;
                 }
-                tracing::info!(%game, %seat, failures = lane.failures, "push endpoint keeps failing: its subscription is deleted");
+                tracing::info!(%game, ?to, failures = lane.failures, "push endpoint keeps failing: its subscription is deleted");
                 true
             }
         };
-        if failed && let Err(e) = subscriptions::remove(&self.pool, game, seat, &sub.endpoint).await
-        {
-            tracing::warn!(%game, %seat, error = %e, "could not delete a push subscription");
+        if !failed {
+            return false;
+        }
+        let removed = match to {
+            Recipient::Seat(seat) => {
+                subscriptions::remove(&self.pool, game, seat, &sub.endpoint).await
+            }
+            Recipient::Member { member, .. } => {
+                super::members::remove(&self.pool, member, &sub.endpoint).await
+            }
+        };
+        if let Err(e) = removed {
+            tracing::warn!(%game, ?to, error = %e, "could not delete a push subscription");
         }
         failed
     }

@@ -10,6 +10,7 @@
 //!   its own network), checked at subscription and again at each send;
 //! - [`keys`]: the VAPID key pair (database, or `--push-vapid-file`);
 //! - [`subscriptions`]: the rows, per seat, deleted with their game;
+//! - [`members`]: circle members' rows, told when a game of their circle is created;
 //! - [`queue`]: the bounded queue and its worker; [`send`]: one push; [`texts`]: the words.
 //!
 //! The dependencies point here from the wiring only: `game` knows the port, never this part.
@@ -19,6 +20,7 @@
 pub mod guard;
 pub mod keys;
 pub mod lanes;
+pub mod members;
 pub mod queue;
 pub mod send;
 pub mod subscriptions;
@@ -28,6 +30,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use djambi_core::Player;
+use governor::{DefaultKeyedRateLimiter, RateLimiter};
 use uuid::Uuid;
 
 pub use guard::{EndpointError, Guard};
@@ -65,6 +68,8 @@ pub struct Push {
     lanes: Arc<lanes::Lanes>,
     per_seat_max: usize,
     subscribe: Budget,
+    /// Each circle member's rate of pushes (the seats' rate).
+    per_member: Arc<DefaultKeyedRateLimiter<Uuid>>,
 }
 
 impl Push {
@@ -110,6 +115,7 @@ impl Push {
             lanes,
             per_seat_max: flags.push_subscriptions_per_seat,
             subscribe,
+            per_member: Arc::new(RateLimiter::keyed(seat_rate.quota())),
         })
     }
 
@@ -191,6 +197,90 @@ impl Push {
     /// the browsers of its former holder are no longer told about it.
     pub async fn forget_seat(&self, game: Uuid, player: Player) -> Result<u64, PushError> {
         Ok(subscriptions::remove_seat(self.store.pool(), game, player).await?)
+    }
+
+    /// Keeps a checked subscription for a circle's member (at most as many per member as per
+    /// seat: the oldest go), made from `ip`.
+    pub async fn subscribe_member(
+        &self,
+        circle: Uuid,
+        member: Uuid,
+        sub: &Subscription,
+        ip: IpKey,
+    ) -> Result<(), PushError> {
+        members::keep(self.store.pool(), circle, member, sub, self.per_seat_max).await?;
+        self.lanes.subscribed_by(&sub.endpoint, ip);
+        Ok(())
+    }
+
+    /// Stops a member's subscription at `endpoint`; whether there was one.
+    pub async fn unsubscribe_member(
+        &self,
+        member: Uuid,
+        endpoint: &str,
+    ) -> Result<bool, PushError> {
+        let normal = self
+            .guard
+            .parse(endpoint)
+            .map(|u| u.to_string())
+            .unwrap_or_else(|_| endpoint.to_string());
+        let pool = self.store.pool();
+        let mut removed = members::remove(pool, member, &normal).await?;
+        if normal != endpoint {
+            removed |= members::remove(pool, member, endpoint).await?;
+        }
+        Ok(removed)
+    }
+
+    /// How many subscriptions a member has (operations and tests).
+    pub async fn member_subscriptions(&self, member: Uuid) -> Result<usize, PushError> {
+        Ok(members::count(self.store.pool(), member).await?)
+    }
+
+    /// Tells the circle's members (but `by`, who made it) that `by_name` created `game` in
+    /// `circle_name`: one `circle_game` push to each of their subscriptions, queued in the
+    /// endpoints' lanes (never waited for), each member at most at a seat's rate.
+    pub async fn circle_game(
+        &self,
+        circle: Uuid,
+        circle_name: &str,
+        game: Uuid,
+        by: Uuid,
+        by_name: &str,
+    ) {
+        let subs = match members::of_circle(self.store.pool(), circle, by).await {
+            Ok(subs) => subs,
+            Err(e) => {
+                tracing::warn!(%circle, error = %e, "could not read the members' push subscriptions");
+                return;
+            }
+        };
+        let mut told: Vec<Uuid> = Vec::new();
+        for (member, sub) in subs {
+            if !told.contains(&member) {
+                if self.per_member.check_key(&member).is_err() {
+                    tracing::debug!(%circle, %member, "member past their push rate: dropped");
+                    continue;
+                }
+                told.push(member);
+            }
+            let (title, body) = texts::circle_words(sub.lang, circle_name, by_name);
+            // No secret: the ids (the pages need a key to read) and the words.
+            let payload = serde_json::json!({
+                "game": game,
+                "circle": circle,
+                "kind": "circle_game",
+                "title": title,
+                "body": body,
+            })
+            .to_string();
+            self.lanes.queue(lanes::Delivery {
+                game,
+                to: lanes::Recipient::Member { circle, member },
+                sub,
+                payload,
+            });
+        }
     }
 
     /// A seat's subscriptions, newest first (operations and tests).

@@ -15,7 +15,7 @@ use sqlx::AnyPool;
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
-use super::lanes::{Delivery, Lanes};
+use super::lanes::{Delivery, Lanes, Recipient};
 use super::subscriptions;
 use super::texts::words;
 use crate::game::{Alert, Alerts};
@@ -122,7 +122,7 @@ async fn fan_out(worker: &Worker, alert: Alert) {
         .to_string();
         worker.lanes.queue(Delivery {
             game,
-            seat,
+            to: Recipient::Seat(seat),
             sub,
             payload,
         });

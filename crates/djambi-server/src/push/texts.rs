@@ -82,6 +82,24 @@ fn left(lang: Lang, ms: i64) -> String {
     format!("{n} {unit}")
 }
 
+/// The title and body of the push that tells a circle's member of a new game in their circle.
+pub fn circle_words(lang: Lang, circle: &str, by: &str) -> (String, String) {
+    match lang {
+        Lang::En => (
+            format!("New game in {circle} — Djambi"),
+            format!("{by} created a game: take a seat from the circle's page."),
+        ),
+        Lang::Fr => (
+            format!("Nouvelle partie dans {circle} — Djambi"),
+            format!("{by} a créé une partie : prenez une place depuis la page du cercle."),
+        ),
+        Lang::It => (
+            format!("Nuova partita in {circle} — Djambi"),
+            format!("{by} ha creato una partita: prendi un posto dalla pagina del circolo."),
+        ),
+    }
+}
+
 /// The title and body of `notice` to the player of `seat`, in `lang`.
 pub fn words(lang: Lang, seat: Player, notice: &Notice) -> (String, String) {
     let you = army(lang, seat);

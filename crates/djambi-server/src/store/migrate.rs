@@ -56,6 +56,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "event_json",
         include_str!("../../../../migrations/sqlite/0009_event_json.sql"),
     ),
+    (
+        10,
+        "circles",
+        include_str!("../../../../migrations/sqlite/0010_circles.sql"),
+    ),
 ];
 
 /// (version, description, SQL) of each Postgres migration, in order.
@@ -109,6 +114,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         10,
         "event_json",
         include_str!("../../../../migrations/postgres/0010_event_json.sql"),
+    ),
+    (
+        11,
+        "circles",
+        include_str!("../../../../migrations/postgres/0011_circles.sql"),
     ),
 ];
 

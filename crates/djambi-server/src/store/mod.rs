@@ -147,6 +147,8 @@ pub struct GameRow {
     pub admin_hash: Option<TokenHash>,
     /// The seed of the bots' choices (none for games stored before seeds were).
     pub bot_seed: Option<u64>,
+    /// The circle it was created for, if any.
+    pub circle: Option<Uuid>,
 }
 
 /// The part of a game's row that changes with play.
@@ -205,6 +207,7 @@ impl GameRow {
             settings: state.settings,
             admin_hash: state.admin_hash,
             bot_seed: Some(state.bot_seed),
+            circle: state.circle,
         }
     }
 }
@@ -238,7 +241,8 @@ impl StoredGame {
         let mut state = GameState::new(row.id, start, self.seats.clone(), row.open, row.created_at)
             .with_listed(row.listed)
             .with_settings(row.settings, row.admin_hash)
-            .with_bot_seed(row.bot_seed.unwrap_or_else(|| seed_of_id(row.id)));
+            .with_bot_seed(row.bot_seed.unwrap_or_else(|| seed_of_id(row.id)))
+            .with_circle(row.circle);
         state.updated_at = row.summary.updated_at;
         state.rematch = row.summary.rematch.clone();
         Ok(state)

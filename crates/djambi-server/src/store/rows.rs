@@ -44,7 +44,7 @@ fn json<T: serde::de::DeserializeOwned>(s: &str, what: &str) -> Result<T, StoreE
 macro_rules! game_columns {
     () => {
         "id, players, hostage, rules, start_dpn, open, listed, status, v, dpn, to_move, turn, result, \
-         ranking, created_at, updated_at, settings, admin_hash, bot_seed, rematch"
+         ranking, created_at, updated_at, settings, admin_hash, bot_seed, rematch, circle_id"
     };
 }
 pub(super) use game_columns;
@@ -63,6 +63,10 @@ pub(super) fn game(row: &AnyRow) -> Result<GameRow, StoreError> {
     // Stored as a signed 64-bit integer (both databases' BIGINT): the same 64 bits.
     let bot_seed: Option<i64> = row.try_get("bot_seed")?;
     let rematch: Option<String> = row.try_get("rematch")?;
+    let circle: Option<String> = row.try_get("circle_id")?;
+    let circle = circle
+        .map(|c| Uuid::parse_str(&c).map_err(|_| corrupt(format!("circle id {c:?}"))))
+        .transpose()?;
     Ok(GameRow {
         id,
         players: u8::try_from(players).map_err(|_| corrupt("players"))?,
@@ -94,12 +98,17 @@ pub(super) fn game(row: &AnyRow) -> Result<GameRow, StoreError> {
             .map(|h| TokenHash::from_hex(h).ok_or_else(|| corrupt("admin hash")))
             .transpose()?,
         bot_seed: bot_seed.map(|s| s as u64),
+        circle,
     })
 }
 
-/// A `seats` row (player, name, token_hash, claimed, bot).
+/// A `seats` row (player, name, token_hash, claimed, bot, member_id).
 pub(super) fn seat(row: &AnyRow) -> Result<Seat, StoreError> {
     let hash: String = row.try_get("token_hash")?;
+    let member: Option<String> = row.try_get("member_id")?;
+    let member = member
+        .map(|m| Uuid::parse_str(&m).map_err(|_| corrupt(format!("member id {m:?}"))))
+        .transpose()?;
     let bot: Option<String> = row.try_get("bot")?;
     let bot = bot
         .as_deref()
@@ -111,7 +120,8 @@ pub(super) fn seat(row: &AnyRow) -> Result<Seat, StoreError> {
         TokenHash::from_hex(&hash).ok_or_else(|| corrupt("token hash"))?,
         row.try_get::<i64, _>("claimed")? != 0,
         bot,
-    ))
+    )
+    .with_member(member))
 }
 
 /// An `events` row (v, kind, player, turn_text, detail, ack, at).

@@ -18,9 +18,9 @@ pub(super) async fn insert_game(conn: &mut AnyConnection, g: &GameRow) -> Result
     sqlx::query(
         "INSERT INTO games (id, players, hostage, rules, start_dpn, open, status, v, dpn, \
          to_move, turn, result, ranking, created_at, updated_at, settings, admin_hash, bot_seed, \
-         listed, rematch) \
+         listed, rematch, circle_id) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
-         $18, $19, $20)",
+         $18, $19, $20, $21)",
     )
     .bind(g.id.to_string())
     .bind(i64::from(g.players))
@@ -42,6 +42,7 @@ pub(super) async fn insert_game(conn: &mut AnyConnection, g: &GameRow) -> Result
     .bind(g.bot_seed.map(|s| s as i64))
     .bind(i64::from(g.listed))
     .bind(s.rematch.as_ref().map(json))
+    .bind(g.circle.map(|c| c.to_string()))
     .execute(conn)
     .await?;
     Ok(())
@@ -53,8 +54,8 @@ pub(super) async fn insert_seat(
     seat: &Seat,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO seats (game_id, player, name, token_hash, claimed, bot) \
-         VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO seats (game_id, player, name, token_hash, claimed, bot, member_id) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(game.to_string())
     .bind(letter(seat.player))
@@ -62,6 +63,7 @@ pub(super) async fn insert_seat(
     .bind(seat.token_hash.to_hex())
     .bind(i64::from(seat.claimed))
     .bind(seat.start_bot.map(|b| b.name().to_string()))
+    .bind(seat.member.map(|m| m.to_string()))
     .execute(conn)
     .await?;
     Ok(())
@@ -215,7 +217,7 @@ async fn write_seats_and_chat(conn: &mut AnyConnection, commit: &Commit) -> Resu
     if let Some(seat) = &commit.claim {
         // Only an unclaimed seat can be claimed: the actor checked, the database agrees.
         let done = sqlx::query(
-            "UPDATE seats SET name = $1, token_hash = $2, claimed = $3 \
+            "UPDATE seats SET name = $1, token_hash = $2, claimed = $3, member_id = $7 \
              WHERE game_id = $4 AND player = $5 AND claimed = $6",
         )
         .bind(seat.name.clone())
@@ -224,6 +226,7 @@ async fn write_seats_and_chat(conn: &mut AnyConnection, commit: &Commit) -> Resu
         .bind(game.to_string())
         .bind(letter(seat.player))
         .bind(0_i64)
+        .bind(seat.member.map(|m| m.to_string()))
         .execute(&mut *conn)
         .await?;
         if done.rows_affected() != 1 {
@@ -236,7 +239,7 @@ async fn write_seats_and_chat(conn: &mut AnyConnection, commit: &Commit) -> Resu
     for seat in &commit.seats {
         // The creator's changes before the start: a new invite (unclaimed again), or a bot.
         sqlx::query(
-            "UPDATE seats SET name = $1, token_hash = $2, claimed = $3, bot = $4 \
+            "UPDATE seats SET name = $1, token_hash = $2, claimed = $3, bot = $4, member_id = $7 \
              WHERE game_id = $5 AND player = $6",
         )
         .bind(seat.name.clone())
@@ -245,6 +248,7 @@ async fn write_seats_and_chat(conn: &mut AnyConnection, commit: &Commit) -> Resu
         .bind(seat.start_bot.map(|b| b.name().to_string()))
         .bind(game.to_string())
         .bind(letter(seat.player))
+        .bind(seat.member.map(|m| m.to_string()))
         .execute(&mut *conn)
         .await?;
     }
@@ -298,14 +302,15 @@ pub(super) async fn load_game(
         return Ok(None);
     };
     let row = rows::game(&row)?;
-    let mut seats =
-        sqlx::query("SELECT player, name, token_hash, claimed, bot FROM seats WHERE game_id = $1")
-            .bind(key.clone())
-            .fetch_all(&mut *conn)
-            .await?
-            .iter()
-            .map(rows::seat)
-            .collect::<Result<Vec<_>, _>>()?;
+    let mut seats = sqlx::query(
+        "SELECT player, name, token_hash, claimed, bot, member_id FROM seats WHERE game_id = $1",
+    )
+    .bind(key.clone())
+    .fetch_all(&mut *conn)
+    .await?
+    .iter()
+    .map(rows::seat)
+    .collect::<Result<Vec<_>, _>>()?;
     seats.sort_by_key(|s| s.player.index());
     let events = sqlx::query(
         "SELECT v, kind, player, turn_text, detail, ack, at FROM events WHERE game_id = $1 ORDER BY v",
@@ -405,7 +410,7 @@ pub(super) async fn list_games(
             .fetch_all(&mut *conn)
             .await?;
             let seats = sqlx::query(
-                "SELECT game_id, player, name, token_hash, claimed, bot FROM seats WHERE game_id IN \
+                "SELECT game_id, player, name, token_hash, claimed, bot, member_id FROM seats WHERE game_id IN \
                  (SELECT id FROM games WHERE listed = 1 AND status = $1 \
                  ORDER BY updated_at DESC, id LIMIT $2)",
             )
@@ -425,7 +430,7 @@ pub(super) async fn list_games(
             .fetch_all(&mut *conn)
             .await?;
             let seats = sqlx::query(
-                "SELECT game_id, player, name, token_hash, claimed, bot FROM seats WHERE game_id IN \
+                "SELECT game_id, player, name, token_hash, claimed, bot, member_id FROM seats WHERE game_id IN \
                  (SELECT id FROM games WHERE listed = 1 ORDER BY updated_at DESC, id LIMIT $1)",
             )
             .bind(i64::from(limit))
@@ -475,7 +480,7 @@ pub(super) async fn games_by_ids(
         game_columns!()
     );
     let seats_sql = format!(
-        "SELECT game_id, player, name, token_hash, claimed, bot FROM seats WHERE game_id IN ({marks})"
+        "SELECT game_id, player, name, token_hash, claimed, bot, member_id FROM seats WHERE game_id IN ({marks})"
     );
     let mut games = sqlx::query(sqlx::AssertSqlSafe(games_sql));
     let mut seats = sqlx::query(sqlx::AssertSqlSafe(seats_sql));

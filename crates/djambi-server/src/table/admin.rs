@@ -64,6 +64,8 @@ impl GameState {
         seat.claimed = bot.is_some();
         seat.bot = bot;
         seat.start_bot = bot;
+        // Whoever took it (a circle's member too) no longer has it.
+        seat.member = None;
         Ok(token)
     }
 }

@@ -1,8 +1,11 @@
 //! Claiming a seat, decided against the state: with an invite's token (that seat), or without
-//! one in an open game (a free seat, or the one asked for). A seat named at creation is kept for
+//! one in an open game (a free seat, or the one asked for), or by a member of the game's circle
+//! (a free seat, open game or not; one per member). A seat named at creation is kept for
 //! whoever has its invite link. The name is checked like every display name.
 
 use djambi_core::Player;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
 
 use super::GameState;
 use super::refusal::ClaimError;
@@ -21,19 +24,41 @@ pub struct Claim {
     pub token: SeatToken,
     /// Whether the seat's token changes (whoever held the old one loses the seat).
     pub replaces: bool,
+    /// The circle's member who takes it, if a member does.
+    pub member: Option<Uuid>,
+}
+
+/// A circle's member asking for a seat of a game of that circle. The edge has checked the
+/// member's key against the circle; the table checks the game is the circle's and the member
+/// has no seat in it yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemberSeat {
+    /// The circle.
+    pub circle: Uuid,
+    /// The member.
+    pub member: Uuid,
 }
 
 impl GameState {
-    /// Decides a claim of a seat: with `token` (an invite) that seat, else (an open game) the
-    /// seat `player` or the first free one; `name` (or the seat's preset name) checked with
-    /// names of at most `max_name_chars` characters.
+    /// Decides a claim of a seat: with `token` (an invite) that seat, else (an open game, or
+    /// a `member` of the game's circle) the seat `player` or the first free one; `name` (or
+    /// the seat's preset name) checked with names of at most `max_name_chars` characters.
     pub fn decide_claim(
         &self,
         token: Option<&str>,
         player: Option<Player>,
         name: Option<&str>,
+        member: Option<MemberSeat>,
         max_name_chars: usize,
     ) -> Result<Claim, ClaimError> {
+        if let Some(m) = member {
+            if self.circle != Some(m.circle) || token.is_some() {
+                return Err(ClaimError::NotCircleGame);
+            }
+            if self.seats.iter().any(|s| s.member == Some(m.member)) {
+                return Err(ClaimError::MemberSeated);
+            }
+        }
         let (player, token) = match token {
             Some(token) => {
                 let seat = self
@@ -44,7 +69,10 @@ impl GameState {
                 }
                 (seat, SeatToken::from_client(token.to_string()))
             }
-            None => (self.free_seat(player)?, SeatToken::generate()),
+            None => (
+                self.free_seat(player, member.is_some())?,
+                SeatToken::generate(),
+            ),
         };
         if self.is_over() {
             return Err(ClaimError::Over);
@@ -68,12 +96,14 @@ impl GameState {
             name,
             replaces: !seat.token_hash.matches(&token.hash()),
             token,
+            member: member.map(|m| m.member),
         })
     }
 
-    /// The seat a claim without an invite gets in an open game: `wanted`, or the first free one.
-    fn free_seat(&self, wanted: Option<Player>) -> Result<Player, ClaimError> {
-        if !self.open {
+    /// The seat a claim without an invite gets in an open game (or, `by_member`, in any game
+    /// of a circle, for its member): `wanted`, or the first free one.
+    fn free_seat(&self, wanted: Option<Player>, by_member: bool) -> Result<Player, ClaimError> {
+        if !self.open && !by_member {
             return Err(ClaimError::BadToken);
         }
         // A seat named at creation is kept for whoever has its invite link.
@@ -118,6 +148,10 @@ impl GameState {
         seat.claimed = true;
         seat.name = Some(claim.name.clone());
         seat.token_hash = claim.token.hash();
+        // A rematch's seat kept for a member stays theirs when they claim it with its token.
+        if claim.member.is_some() {
+            seat.member = claim.member;
+        }
         seat
     }
 }

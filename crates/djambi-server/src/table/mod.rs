@@ -29,7 +29,7 @@ pub use admin::{AdminAnswer, AdminWhat};
 pub use alerts::{Before, Ending, Notice, deadline_warning, notices};
 pub use bots::{BOT_OFFER_GAP, STALE_QUIET_TURNS, STALE_REPETITIONS};
 pub use chat::{ChatLine, ChatSight, may_see};
-pub use claim::Claim;
+pub use claim::{Claim, MemberSeat};
 pub use decide::{Action, AtTable, agreed_draw, bot_answer, consequences, decide, timeout};
 pub use event::{BotReason, CancelReason, Event, EventKind, VoteAction};
 pub use hint::HintRefusal;

@@ -122,6 +122,12 @@ pub enum ClaimError {
     /// A name is required.
     #[error("name: a name is required")]
     NameRequired,
+    /// A circle's member asked for a seat of a game that is not their circle's.
+    #[error("this game is not one of your circle's")]
+    NotCircleGame,
+    /// A circle's member asked for a second seat of the same game.
+    #[error("you already have a seat in this game")]
+    MemberSeated,
     /// The server could not save it.
     #[error("internal error")]
     Internal,

@@ -3,6 +3,7 @@
 
 use djambi_core::Player;
 use djambi_engine::Level;
+use uuid::Uuid;
 
 use crate::token::TokenHash;
 
@@ -22,6 +23,10 @@ pub struct Seat {
     /// The bot that played it when the game began (as stored); events change
     /// [`bot`](Seat::bot) during play.
     pub start_bot: Option<Level>,
+    /// The member of the game's circle who took the seat (a circle game's seat taken from the
+    /// circle's page, or kept for them in its rematch), if one did: the game's places are
+    /// theirs (docs/CIRCLES.md).
+    pub member: Option<Uuid>,
 }
 
 impl Seat {
@@ -40,7 +45,14 @@ impl Seat {
             claimed,
             bot,
             start_bot: bot,
+            member: None,
         }
+    }
+
+    /// The same, taken by a circle's member.
+    pub fn with_member(mut self, member: Option<Uuid>) -> Seat {
+        self.member = member;
+        self
     }
 
     /// The name shown for the seat: its display name, else the army's.

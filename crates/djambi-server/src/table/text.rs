@@ -156,6 +156,17 @@ static RESERVED: LazyLock<HashSet<String>> = LazyLock::new(|| {
     keys
 });
 
+/// A name that stands for no person (a circle's): cleaned as display names are (NFC, spaces
+/// folded, no control, invisible or direction-changing characters, at most `max` characters,
+/// a letter or digit), but not checked against the seats' and the house's names.
+pub fn plain_name(name: &str, max: usize) -> Result<String, TextError> {
+    let name = normalise(name, max, true)?;
+    if name_key(&name).is_empty() {
+        return Err(TextError::NoLetters);
+    }
+    Ok(name)
+}
+
 /// A display name, cleaned, or why it is refused: `taken` are the names of the other people at
 /// the table, which it must not look like.
 pub fn display_name<'a>(
@@ -244,5 +255,17 @@ mod tests {
         assert!(display_name("Annie", 32, ["Ann"]).is_ok());
         assert!(display_name("Redmond", 32, []).is_ok());
         assert!(display_name("Bobby", 32, []).is_ok());
+    }
+
+    #[test]
+    fn plain_names_are_cleaned_but_not_reserved() {
+        assert_eq!(
+            plain_name("  Djambi   Thursdays ", 40).unwrap(),
+            "Djambi Thursdays"
+        );
+        assert_eq!(plain_name("Djambi", 40).unwrap(), "Djambi");
+        assert_eq!(plain_name("\u{202E}x", 40), Err(TextError::Invisible));
+        assert_eq!(plain_name("--", 40), Err(TextError::NoLetters));
+        assert_eq!(plain_name("abcdef", 5), Err(TextError::TooLong(5)));
     }
 }

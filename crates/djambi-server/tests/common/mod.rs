@@ -3,6 +3,7 @@
 //! `tower::ServiceExt::oneshot`), and real `tokio-tungstenite` WebSocket clients.
 #![allow(dead_code, missing_docs)]
 
+pub mod circle;
 pub mod cluster;
 pub mod golden;
 mod http;

@@ -45,7 +45,8 @@ impl Actor {
                 token,
                 player,
                 name,
-            } => Answer::Claimed(self.claim(token, player, name).await),
+                member,
+            } => Answer::Claimed(self.claim(token, player, name, member).await),
             Call::Snapshot => Answer::Json(
                 serde_json::to_string(&self.view(ChatSight::SPECTATOR)).expect("a view serialises"),
             ),

@@ -4,7 +4,7 @@ use djambi_core::Player;
 
 use super::Actor;
 use crate::protocol::http::ClaimedSeat;
-use crate::table::ClaimError;
+use crate::table::{ClaimError, MemberSeat};
 
 impl Actor {
     pub(super) async fn claim(
@@ -12,11 +12,13 @@ impl Actor {
         token: Option<String>,
         player: Option<Player>,
         name: Option<String>,
+        member: Option<MemberSeat>,
     ) -> Result<ClaimedSeat, ClaimError> {
         let claim = self.state.decide_claim(
             token.as_deref(),
             player,
             name.as_deref(),
+            member,
             self.ctx.limits.max_name_chars,
         )?;
         let mut draft = self.draft();
@@ -31,7 +33,7 @@ impl Actor {
         self.finish(draft, Vec::new(), Some(seat))
             .await
             .map_err(|_| ClaimError::Internal)?;
-        tracing::info!(game = %self.state.id, seat = %claim.player, "seat claimed");
+        tracing::info!(game = %self.state.id, seat = %claim.player, member = ?claim.member, "seat claimed");
         if claim.replaces {
             // Whoever held the invite's token (the creator of an open game) loses the seat.
             self.revoke(claim.player);

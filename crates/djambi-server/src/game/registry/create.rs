@@ -55,6 +55,8 @@ pub struct NewGame {
     pub settings: Settings,
     /// The seed of the bots' choices (secret: with it, a player could foresee them).
     pub bot_seed: u64,
+    /// The circle it is for, if any (docs/CIRCLES.md).
+    pub circle: Option<Uuid>,
 }
 
 impl NewGame {
@@ -84,6 +86,7 @@ impl NewGame {
             bots: BTreeMap::new(),
             settings: Settings::default(),
             bot_seed: fresh_seed(),
+            circle: None,
         })
     }
 
@@ -244,13 +247,14 @@ impl Registry {
         )
         .with_listed(new.listed.unwrap_or(new.open))
         .with_settings(new.settings, Some(admin.hash()))
-        .with_bot_seed(new.bot_seed);
+        .with_bot_seed(new.bot_seed)
+        .with_circle(new.circle);
         let _loading = self.loading.lock().await;
         let tenancy = self
             .site
             .create(&GameRow::of(&state), &state.seats, &[])
             .await?;
-        tracing::info!(game = %id, players = state.players, open = state.open, bots = new.bots.len(), "game created");
+        tracing::info!(game = %id, players = state.players, open = state.open, bots = new.bots.len(), circle = ?new.circle, "game created");
         self.spawn(state, |a| a, tenancy).await?;
         self.ctx.ledger.created(id, new.creator, bots);
         let base = new.base_url.unwrap_or_else(|| self.base_url.clone());

@@ -50,6 +50,7 @@ impl GameState {
             settings: _,
             admin_hash: _,
             bot_seed: _,
+            circle: _,
             // Set once the game is over, and committed on its own: never rolled back.
             rematch: _,
             // What commands change: kept.

@@ -152,6 +152,9 @@ pub struct GameState {
     pub bots_alone_since: Option<u32>,
     /// The rematch offered after the game (never rolled back: it comes after the end).
     pub rematch: Option<Rematch>,
+    /// The circle the game was created for (docs/CIRCLES.md): its members may take its free
+    /// seats, and its finished game is rated among them.
+    pub circle: Option<Uuid>,
 }
 
 /// Any game without a turn limit, people's too, is drawn (agreed) after this many
@@ -192,7 +195,14 @@ impl GameState {
             bot_seed: 0,
             bots_alone_since: None,
             rematch: None,
+            circle: None,
         }
+    }
+
+    /// The same, a game of this circle.
+    pub fn with_circle(mut self, circle: Option<Uuid>) -> Self {
+        self.circle = circle;
+        self
     }
 
     /// The same, listed in the lobby or not.

@@ -138,6 +138,7 @@ mod tests {
             claimed: true,
             bot,
             start_bot: bot,
+            member: None,
         }
     }
 

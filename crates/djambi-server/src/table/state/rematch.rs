@@ -30,8 +30,10 @@ impl GameState {
                     Some(level) => {
                         Seat::stored(to, None, SeatToken::generate().hash(), true, Some(level))
                     }
-                    // The same person, with the same name and the token they hold now.
-                    None => Seat::stored(to, s.name.clone(), s.token_hash, false, None),
+                    // The same person, with the same name and the token they hold now (and,
+                    // in a circle's game, the same member).
+                    None => Seat::stored(to, s.name.clone(), s.token_hash, false, None)
+                        .with_member(s.member),
                 }
             })
             .collect::<Vec<_>>();
@@ -39,7 +41,8 @@ impl GameState {
         let state = GameState::new(id, *self.game.start(), seats, false, now)
             .with_listed(self.listed)
             .with_settings(self.settings, None)
-            .with_bot_seed(bot_seed);
+            .with_bot_seed(bot_seed)
+            .with_circle(self.circle);
         let offer = Rematch {
             game: id,
             by,

@@ -13,6 +13,7 @@ pub(crate) fn seats(players: &[Player]) -> Vec<Seat> {
             claimed: true,
             bot: None,
             start_bot: None,
+            member: None,
         })
         .collect()
 }
