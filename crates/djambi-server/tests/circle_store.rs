@@ -112,9 +112,9 @@ async fn circle_suite(url: &str) {
     assert_eq!(stored.seats[3].member, None);
     let kinds = [
         EventKind::Started,
-        EventKind::Resign(Army::Blue),
-        EventKind::Resign(Army::Yellow),
-        EventKind::Resign(Army::Green),
+        EventKind::Resign { player: Army::Blue },
+        EventKind::Resign { player: Army::Yellow },
+        EventKind::Resign { player: Army::Green },
     ];
     let events: Vec<EventRow> = kinds
         .iter()

@@ -16,7 +16,7 @@ use djambi_core::{Player, ResultRecord};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::table::{BotLevel, BotReason, Event, EventKind, GameState, GameStatus, ReplayError};
+use crate::table::{BotLevel, Event, GameState, GameStatus, ReplayError};
 
 /// How a seat's player's game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,12 +83,7 @@ pub fn places(start: GameState, events: &[Event]) -> Result<Option<GamePlaces>, 
     let mut handed: [Option<usize>; 4] = [None; 4];
     for event in events {
         state.replay(event)?;
-        if let EventKind::SeatToBot {
-            player,
-            reason: BotReason::Vote | BotReason::Timeout,
-            ..
-        } = event.kind
-        {
+        if let Some(player) = event.kind.seat_taken_over() {
             handed[player.index()].get_or_insert(state.game.events().len());
         }
     }
@@ -149,7 +144,7 @@ pub fn places(start: GameState, events: &[Event]) -> Result<Option<GamePlaces>, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::{Seat, VoteAction};
+    use crate::table::{BotReason, EventKind, Seat, VoteAction};
     use crate::token::TokenHash;
     use djambi_core::Army::*;
     use djambi_core::{Position, Rules};
@@ -204,9 +199,9 @@ mod tests {
     #[test]
     fn the_winner_is_first_then_the_later_out_the_better() {
         let events = log(&[
-            EventKind::Resign(Blue),
-            EventKind::Resign(Green),
-            EventKind::Resign(Red),
+            EventKind::Resign { player: Blue },
+            EventKind::Resign { player: Green },
+            EventKind::Resign { player: Red },
         ]);
         let places = places(game(None, true), &events).unwrap().unwrap();
         assert_eq!(place_of(&places, Yellow), (1, End::Won));
@@ -222,9 +217,9 @@ mod tests {
     fn the_sharers_of_a_draw_share_the_first_place_above_those_out() {
         // Green resigns, then red, blue and yellow agree a draw.
         let events = log(&[
-            EventKind::Resign(Green),
-            EventKind::DrawOffered(Red),
-            EventKind::DrawAccepted(Blue),
+            EventKind::Resign { player: Green },
+            EventKind::DrawOffered { by: Red },
+            EventKind::DrawAccepted { by: Blue },
             EventKind::DrawAgreed {
                 by: Yellow,
                 excused: djambi_core::ArmySet::EMPTY,
@@ -243,7 +238,7 @@ mod tests {
         // green resigns (its bot seat), then yellow resigns: the bot on red's seat wins, but
         // red's member is out at the vote, before green.
         let events = log(&[
-            EventKind::Resign(Blue),
+            EventKind::Resign { player: Blue },
             EventKind::VoteOpened {
                 by: Yellow,
                 target: Red,
@@ -260,8 +255,8 @@ mod tests {
                 level: Level::Easy,
                 reason: BotReason::Vote,
             },
-            EventKind::Resign(Green),
-            EventKind::Resign(Yellow),
+            EventKind::Resign { player: Green },
+            EventKind::Resign { player: Yellow },
         ]);
         let places = places(game(Some(Level::Hard), false), &events)
             .unwrap()
@@ -281,16 +276,16 @@ mod tests {
     #[test]
     fn a_timeout_to_a_bot_counts_once_even_when_the_player_comes_back() {
         let events = log(&[
-            EventKind::Timeout(Red),
+            EventKind::Timeout { player: Red },
             EventKind::SeatToBot {
                 player: Red,
                 level: Level::Medium,
                 reason: BotReason::Timeout,
             },
-            EventKind::SeatToHuman(Red),
-            EventKind::Resign(Blue),
-            EventKind::Resign(Yellow),
-            EventKind::Resign(Green),
+            EventKind::SeatToHuman { player: Red },
+            EventKind::Resign { player: Blue },
+            EventKind::Resign { player: Yellow },
+            EventKind::Resign { player: Green },
         ]);
         let places = places(game(None, true), &events).unwrap().unwrap();
         // Red's seat survives and wins, but its member was out at the timeout, before anyone.
@@ -304,12 +299,12 @@ mod tests {
     fn cancelled_and_unfinished_games_have_no_places() {
         let cancelled = vec![Event {
             v: 1,
-            kind: EventKind::Cancelled(crate::table::CancelReason::Creator),
+            kind: EventKind::Cancelled { reason: crate::table::CancelReason::Creator },
             ack: None,
             at: 5,
         }];
         assert_eq!(places(game(None, true), &cancelled).unwrap(), None);
-        let running = log(&[EventKind::Resign(Blue)]);
+        let running = log(&[EventKind::Resign { player: Blue }]);
         assert_eq!(places(game(None, true), &running).unwrap(), None);
     }
 
@@ -322,9 +317,9 @@ mod tests {
             }
         }
         let events = log(&[
-            EventKind::Resign(Blue),
-            EventKind::Resign(Yellow),
-            EventKind::Resign(Green),
+            EventKind::Resign { player: Blue },
+            EventKind::Resign { player: Yellow },
+            EventKind::Resign { player: Green },
         ]);
         let places = places(start, &events).unwrap().unwrap();
         assert!(!places.rated);

@@ -168,6 +168,19 @@ impl EventKind {
         }
     }
 
+    /// The seat whose player a bot replaced against their will (a vote or a timeout), for such
+    /// an event: in a circle's standings that player is out at that moment.
+    pub fn seat_taken_over(&self) -> Option<Player> {
+        match *self {
+            EventKind::SeatToBot {
+                player,
+                reason: BotReason::Vote | BotReason::Timeout,
+                ..
+            } => Some(player),
+            _ => None,
+        }
+    }
+
     /// Whether the event rewinds the game (a takeback): the state before it must keep its
     /// history, to roll back to.
     pub fn rewinds(&self) -> bool {
