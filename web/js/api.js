@@ -46,6 +46,13 @@ export async function api(method, path, body, headers = {}) {
 export const createGame = (body) => api('POST', '/api/games', body);
 /** POST /api/games/{id}/seats. @param {string} id @param {object} body */
 export const claimSeat = (id, body) => api('POST', `/api/games/${encodeURIComponent(id)}/seats`, body);
+/**
+ * POST /api/games/{id}/seats/check: the seat an invite's token opens, or null when it is no seat's
+ * token (mistyped, or replaced): an answer either way, never an error (PROTOCOL §2).
+ * @param {string} id @param {string} token
+ * @returns {Promise<{player: string | null}>}
+ */
+export const checkInvite = (id, token) => api('POST', `/api/games/${encodeURIComponent(id)}/seats/check`, { token });
 /** GET /api/games?status=… @param {'open'|'live'|'finished'} status */
 export const listGames = (status) => api('GET', `/api/games?status=${status}`);
 /** GET /api/games?ids=…: these games (at most 50; unknown ids are left out). @param {string[]} ids */

@@ -74,7 +74,7 @@ impl GameState {
     /// The seat a claim without an invite gets in an open game: `wanted`, or the first free one.
     fn free_seat(&self, wanted: Option<Player>) -> Result<Player, ClaimError> {
         if !self.open {
-            return Err(ClaimError::BadToken);
+            return Err(ClaimError::InviteOnly);
         }
         // A seat named at creation is kept for whoever has its invite link.
         let free = |p: Player| {
