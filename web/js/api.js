@@ -75,6 +75,24 @@ export const reinviteSeat = (id, player, admin) =>
  */
 export const seatToBot = (id, player, level, admin) =>
   api('POST', `/api/games/${encodeURIComponent(id)}/seats/${player}/bot`, { level }, bearer(admin));
+const GAME_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether a game exists, asked so that a missing game is an answer and not an error (a 404
+ * would be logged by the browser): a malformed id is none, and the list by ids leaves unknown
+ * ids out. A failure to ask (offline) says yes: the page then finds out as before.
+ * @param {string} id
+ * @returns {Promise<boolean>}
+ */
+export async function gameExists(id) {
+  if (!GAME_ID.test(id)) return false;
+  try {
+    const list = await listGamesByIds([id]);
+    return (list.games || []).some((/** @type {any} */ g) => String(g.id).toLowerCase() === id.toLowerCase());
+  } catch {
+    return true;
+  }
+}
 /** GET /api/games/{id}: the public snapshot. @param {string} id */
 export const getGame = (id) => api('GET', `/api/games/${encodeURIComponent(id)}`).then(gameFromWire);
 /**

@@ -5,7 +5,7 @@
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { getGame, loadHistory, recordTextUrl, recordUrl } from '../api.js';
+import { gameExists, getGame, loadHistory, recordTextUrl, recordUrl } from '../api.js';
 import { GameSocket } from '../shared/socket.js';
 import { BoardView } from '../board/board.js';
 import { parseDpn, ARMIES } from '../board/dpn.js';
@@ -93,6 +93,12 @@ export function mount(main, { id }) {
     if (socket) socket.close();
     socket = null;
     try {
+      // A missing game is an answer (said without a 404 for the browser to log).
+      if (!game && !(await gameExists(id))) {
+        error = t('game.not_found');
+        render();
+        return;
+      }
       game = normalizeGame(await getGame(id));
       syncSeats(game);
       error = '';
