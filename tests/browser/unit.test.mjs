@@ -138,8 +138,10 @@ test('picker: the Reporter may kill or not', () => {
   assert.equal(s.allowNone, true);
   assert.equal(P.stage(P.choose(st, 'b5')).turn, 'c3-a5xb5');
   assert.equal(P.stage(P.choose(st, null)).turn, 'c3-a5');
-  // Clicking the Reporter's own square again means "kill nobody".
-  assert.equal(P.stage(P.click(st, 'a5')).turn, 'c3-a5');
+  // Clicking the Reporter's own square again chooses nothing (issue 46: it used to mean "kill
+  // nobody" unasked); only the "Kill nobody" button (choose null) does.
+  assert.equal(P.click(st, 'a5'), null);
+  assert.equal(P.stage(st).field, 'victim');
   assert.equal(P.click(st, 'h8'), null);
 });
 
