@@ -44,6 +44,23 @@ export function squareAt(col, row, bottom) {
 }
 
 /**
+ * The coordinates beside a board seen from `bottom`: the labels along the left edge, top to
+ * bottom, and along the bottom edge, left to right. A square's name never changes; the board
+ * turns so that the viewer's army is at the bottom, and these labels turn with it.
+ * @param {string} bottom
+ */
+export function edgeLabels(bottom) {
+  const name = (/** @type {string} */ sq, /** @type {boolean} */ file) => {
+    const c = squareCoords(sq);
+    return file ? FILES[c.file] : String(c.rank + 1);
+  };
+  const filesAlongBottom = squareCoords(squareAt(0, 0, bottom)).file !== squareCoords(squareAt(1, 0, bottom)).file;
+  const left = [8, 7, 6, 5, 4, 3, 2, 1, 0].map((row) => name(squareAt(0, row, bottom), !filesAlongBottom));
+  const below = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((col) => name(squareAt(col, 0, bottom), filesAlongBottom));
+  return { left, below };
+}
+
+/**
  * @typedef {object} Marks
  * @property {string[]} [movable]   pieces that can move now
  * @property {string | null} [selected]
@@ -97,6 +114,17 @@ export class BoardView {
       'aria-label': opts.label || 'Board',
     }));
     if (opts.onSquare) this.svg.setAttribute('tabindex', '0');
+    // The coordinates stand beside the board in the page's type (legible at 360 px: they were
+    // ~7 px tall drawn inside the squares), and turn with it.
+    this.ranks = document.createElement('div');
+    this.ranks.className = 'board-ranks';
+    this.files = document.createElement('div');
+    this.files.className = 'board-files';
+    for (const edge of [this.ranks, this.files]) edge.setAttribute('aria-hidden', 'true');
+    /** The board with its coordinates: what a page puts in its frame. */
+    this.el = document.createElement('div');
+    this.el.className = 'board-wrap';
+    this.el.append(this.ranks, this.svg, this.files);
     /** @type {Record<string, SVGElement>} */
     this.layers = {};
     for (const name of ['squares', 'under', 'pieces', 'over', 'hits', 'cursor']) {
@@ -158,20 +186,15 @@ export class BoardView {
         hits.append(hit);
       }
     }
-    // Coordinates along the bottom and the left edge, in the corner of each square.
-    const bottomRow = [0, 1].map((c) => squareCoords(squareAt(c, 0, this.bottom)));
-    const filesAlongBottom = bottomRow[0].file !== bottomRow[1].file;
-    for (let i = 0; i < 9; i++) {
-      const b = squareCoords(squareAt(i, 0, this.bottom));
-      const l = squareCoords(squareAt(0, i, this.bottom));
-      const bText = filesAlongBottom ? FILES[b.file] : String(b.rank + 1);
-      const lText = filesAlongBottom ? String(l.rank + 1) : FILES[l.file];
-      const bt = el('text', { x: i * SIZE + SIZE - 7, y: 9 * SIZE - 7, class: 'coord', 'text-anchor': 'end' });
-      bt.textContent = bText;
-      const lt = el('text', { x: 6, y: (8 - i) * SIZE + 20, class: 'coord' });
-      lt.textContent = lText;
-      layer.append(bt, lt);
-    }
+    // Coordinates along the left and bottom edges, beside the board.
+    const { left, below } = edgeLabels(this.bottom);
+    const spans = (/** @type {string[]} */ texts) => texts.map((text) => {
+      const span = document.createElement('span');
+      span.textContent = text;
+      return span;
+    });
+    this.ranks.replaceChildren(...spans(left));
+    this.files.replaceChildren(...spans(below));
     this.drawCursor();
   }
 

@@ -44,7 +44,7 @@ export class Trainer {
       onBack: () => this.back(),
       onCursor: (sq) => this.cursorMoved(sq),
     });
-    this.frame = h('div', { class: 'board-frame' }, this.board.svg);
+    this.frame = h('div', { class: 'board-frame' }, this.board.el);
     this.prompt = h('div', { class: 'prompt', 'aria-live': 'polite' });
     this.el = h('div', { class: 'board-col' }, this.frame, this.prompt);
   }

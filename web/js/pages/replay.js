@@ -49,7 +49,7 @@ export function mount(main, { id }) {
   /** Where the engine's analysis goes, under the board: a finished game's. */
   const reviewSlot = h('div', { class: 'review-slot' });
   root.append(head, h('div', { class: 'game-layout' },
-    h('div', { class: 'board-col' }, h('div', { class: 'board-frame' }, board.svg), caption, controls, reviewSlot),
+    h('div', { class: 'board-col' }, h('div', { class: 'board-frame' }, board.el), caption, controls, reviewSlot),
     side));
   main.append(root);
   const analysis = new AnalysisPanel({

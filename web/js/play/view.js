@@ -59,7 +59,7 @@ export class GameView {
       describe: describeSquare,
       label: t('game.board'),
     });
-    const boardFrame = h('div', { class: 'board-frame' }, this.board.svg);
+    const boardFrame = h('div', { class: 'board-frame' }, this.board.el);
     const prompt = h('div', { class: 'prompt', 'aria-live': 'polite' });
     /** The keyboard cursor's square, said to screen readers. */
     this.live = h('div', { class: 'visually-hidden', 'aria-live': 'polite' });

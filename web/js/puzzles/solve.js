@@ -190,6 +190,8 @@ export function puzzleSolver(root, o) {
     replace(text,
       h('p', { class: 'lesson-task' }, armySwatch(meta.player, 14), ' ',
         h('strong', { text: t('puzzles.to_move', { player: t(`player.${meta.player}`) }) }), ' ', t('puzzles.find_best')),
+      // The one convention (the rules' "The board"): the board turns for its viewer.
+      h('p', { class: 'lesson-intro seat-note', text: t('puzzles.seat', { player: t(`player.${meta.player}`) }) }),
       h('p', { class: 'lesson-intro', text: t(`puzzles.theme_help.${meta.theme}`) }));
     renderVerdict();
     renderActions();
