@@ -2,7 +2,8 @@
 // It draws what it is told and reports clicks; it knows nothing of the rules.
 
 import { MAZE, squareCoords, squareName, FILES } from './dpn.js';
-import { corpsePiece, livingPiece } from './pieces.js';
+import { armyShape, corpsePiece, livingPiece } from './pieces.js';
+import { animationMs } from '../shared/settings.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIZE = 100;
@@ -323,7 +324,8 @@ export class BoardView {
         class: `turn-badge army-${m.player}${m.active ? ' active' : ''}`, 'data-n': m.n, 'data-player': m.player,
         'data-at': spot, 'aria-hidden': 'true',
       });
-      g.append(el('circle', { cx, cy: y + 17, r: 14 }));
+      // In the shape of the army that played it (colour is not the only cue).
+      g.append(armyShape(m.player, cx, y + 17, 14, { class: 'turn-badge-shape' }));
       const label = el('text', { x: cx, y: y + 23, 'text-anchor': 'middle' });
       label.textContent = String(m.n);
       g.append(label);

@@ -8,6 +8,7 @@ import { t } from '../i18n.js';
 import { errorText } from '../errors.js';
 import { narrate } from '../board/narrate.js';
 import { parseDpn } from '../board/dpn.js';
+import { armySwatch } from '../board/pieces.js';
 import { Trainer } from './trainer.js';
 import { hintFor, playOn, positionInfo, tryOn } from './positions.js';
 import { feedbackKey, meetsGoal, wantsRefusal } from './goal.js';
@@ -168,7 +169,7 @@ export function lessonPlayer(root, o) {
     replace(status, h('div', { class: ['feedback', `feedback-${feedback.kind}`] },
       h('p', { class: 'feedback-lead', text: t(lead) }),
       feedback.reason ? h('p', { class: 'core-reason' }, h('span', { class: 'visually-hidden', text: t('learn.reason_label') }), h('code', { text: feedback.reason })) : null,
-      feedback.event ? h('p', { class: 'happened' }, h('code', { class: 'notation', text: feedback.event.turn }), ' ',
+      feedback.event ? h('p', { class: 'happened' }, armySwatch(feedback.event.player, 12), ' ', h('code', { class: 'notation', text: feedback.event.turn }), ' ',
         narrate(t, feedback.event, { board: feedback.after ? parseDpn(feedback.after).board : undefined })) : null,
       h('p', { class: 'feedback-text', text: feedback.say() })));
   }

@@ -13,6 +13,7 @@ import { addHistory, applyEvent, gameAt, normalizeGame, positions, syncSeats, to
 import { narrate } from '../board/narrate.js';
 import { historyList, scrollToCurrent } from '../board/turns.js';
 import { describeSquare, orphanedArmies, hostageArmy, playersPanel, gameOverCard } from '../board/panels.js';
+import { armySwatch } from '../board/pieces.js';
 
 import { errorText } from '../errors.js';
 import { icon } from '../board/icons.js';
@@ -203,7 +204,9 @@ export function mount(main, { id }) {
     const ev = idx >= 0 ? game.events[idx] : null;
     const pos = parseDpn(ev ? ev.dpn : game.start);
     board.draw(pos.board, { last: touchedSquares(ev), dim: orphanedArmies(pos), hostage: hostageArmy(pos) }, animate && ev ? travels(ev) : []);
-    caption.textContent = ev ? narrate(t, ev) : t('game.start_position');
+    // The narration with the mover's mark (its army's shape and colour).
+    const who = ev && (ev.player || ev.by);
+    replace(caption, who ? armySwatch(who, 14) : null, who ? ' ' : null, ev ? narrate(t, ev) : t('game.start_position'));
   }
 
   function play() {

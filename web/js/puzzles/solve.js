@@ -210,7 +210,7 @@ export function puzzleSolver(root, o) {
     replace(status, h('div', { class: ['feedback', `feedback-${feedbackKind}`] },
       h('p', { class: 'feedback-lead', text: t(lead) }),
       v.reason ? h('p', { class: 'core-reason' }, h('span', { class: 'visually-hidden', text: t('learn.reason_label') }), h('code', { text: v.reason })) : null,
-      v.event ? h('p', { class: 'happened' }, h('code', { class: 'notation', text: v.event.turn }), ' ', narrate(t, v.event)) : null,
+      v.event ? h('p', { class: 'happened' }, armySwatch(v.event.player, 12), ' ', h('code', { class: 'notation', text: v.event.turn }), ' ', narrate(t, v.event)) : null,
       v.kind === 'wrong' ? h('p', { class: 'feedback-text', text: t('puzzles.wrong_help') }) : null,
       v.kind === 'refused' ? h('p', { class: 'feedback-text', text: t('learn.refused_try_again') }) : null,
       v.kind === 'hint' ? h('p', { class: 'feedback-text', text: t('learn.hint_help') }) : null,
