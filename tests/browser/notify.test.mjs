@@ -87,10 +87,14 @@ test('the game page follows the settings: no title mark or chime when they are o
     const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
     await page.goto(env.server.base + '/');
-    if (!mark) {
-      await page.getByText('Notifications and sounds').click();
+    await page.getByText('Notifications and sounds').click();
+    const sounds = page.getByLabel('Sounds: moves, kills, my turn, my clock running low, chat');
+    // Sounds are off until the person turns them on (issue 46).
+    assert.equal(await sounds.isChecked(), false, 'sounds are off by default');
+    if (mark) {
+      await sounds.check();
+    } else {
       await page.getByLabel("Mark the tab's title when it is my turn").uncheck();
-      await page.getByLabel('Sound when it is my turn').uncheck();
     }
     await page.getByRole('button', { name: 'Play against 3 bots' }).click();
     await page.locator('.turn-banner.mine').waitFor();

@@ -138,6 +138,9 @@ test('a person plays a whole game against three bots through the board', { timeo
   const page = await newPage(errors, 'red');
   await page.addInitScript(instrument);
   await claim(page, created.seats[0].invite_url, 'Ann');
+  // Sounds are off until turned on (issue 46): on, for the chime below.
+  assert.equal(await page.locator('.sound-toggle').isChecked(), false, 'sounds off by default');
+  await page.check('.sound-toggle');
 
   // The bots are shown as bots, with their level, in the players panel.
   for (const p of ['b', 'y', 'g']) {

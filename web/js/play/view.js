@@ -16,8 +16,8 @@ import { TurnEntry } from './entry.js';
 import { bannerContent } from './banner.js';
 import { actionsContent } from './actions.js';
 import { renderHistory } from './history.js';
-import { ClockTicker, durationText, seatClock } from './clocks.js';
-import { chime, notifyIfHidden, titleAlertOn, unlockAudioOnGesture } from '../shared/alerts.js';
+import { ClockTicker, durationText, lowClock, seatClock } from './clocks.js';
+import { chime, notifyIfHidden, playSound, titleAlertOn, unlockAudioOnGesture } from '../shared/alerts.js';
 import { awayFor, voteTarget } from './table.js';
 import { RecapView } from './recapview.js';
 import { SideTabs } from './sidetabs.js';
@@ -44,6 +44,8 @@ export class GameView {
     this.voteLevel = /** @type {string | null} */ (null);
     /** The game ended while we watched: bring the result into view once it is shown. */
     this.scrollToResult = false;
+    /** The version at which our low clock was last warned of (one warning per turn). */
+    this.lowWarned = /** @type {number | null} */ (null);
 
     const me = () => state.me();
     this.root = h('div', { class: 'game-page' });
@@ -148,6 +150,13 @@ export class GameView {
     const g = state.game;
     if (!g || !state.started()) return;
     const n = state.now();
+    // Our clock running low: one warning per turn.
+    if (lowClock(g, state.me(), n)) {
+      if (this.lowWarned !== g.v) {
+        this.lowWarned = g.v;
+        playSound('clock');
+      }
+    }
     const key = `${voteTarget(g, state.me(), n)}|${g.seats.map((/** @type {any} */ s) => this.awayText(s, n)).join('|')}`;
     if (key === this.timeKey) return;
     this.timeKey = key;
