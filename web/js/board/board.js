@@ -273,20 +273,22 @@ export class BoardView {
         (marks.options || []).includes(sq) || (marks.movable || []).includes(sq) || marks.selected === sq,
       ));
     }
-    const reduced = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-    if (!reduced) {
+    // The speed chosen in the settings (none when off, or when the system asks for reduced motion).
+    const slide = animationMs(380);
+    const flash = animationMs(450);
+    if (slide > 0) {
       for (const a of animate) {
         const piece = drawn[a.to];
         if (!piece || typeof piece.animate !== 'function') continue;
         if (a.flash || a.from === a.to) {
-          piece.animate([{ opacity: 0.2 }, { opacity: 1 }], { duration: 450, easing: 'ease-out' });
+          piece.animate([{ opacity: 0.2 }, { opacity: 1 }], { duration: flash, easing: 'ease-out' });
           continue;
         }
         const p0 = this.xy(a.from);
         const p1 = this.xy(a.to);
         piece.animate(
           [{ transform: `translate(${p0.x - p1.x}px, ${p0.y - p1.y}px)` }, { transform: 'translate(0px, 0px)' }],
-          { duration: 380, easing: 'cubic-bezier(.3,.7,.3,1)' },
+          { duration: slide, easing: 'cubic-bezier(.3,.7,.3,1)' },
         );
       }
     }

@@ -43,7 +43,7 @@ export class RecapView {
     this.notice = null;
     /** Where it is shown (above the banner): drawn once, so that it is announced once. */
     this.noticeSlot = h('div', { class: 'notice-slot' });
-    this.recap = new TurnRecap({ onStep: (item) => this.step(item), onIdle: () => c.onIdle() });
+    this.recap = new TurnRecap({ onStep: (item) => this.step(item), onIdle: () => c.onIdle(), pace: recapPace });
   }
 
   /** Whether the person plays a seat still in the game (else they watch the last round). */
@@ -117,7 +117,7 @@ export class RecapView {
   /** A new snapshot: what was marked or waiting belonged to the old copy of the game. */
   reset() {
     this.recap.finish();
-    this.recap = new TurnRecap({ onStep: (item) => this.step(item), onIdle: () => this.c.onIdle() });
+    this.recap = new TurnRecap({ onStep: (item) => this.step(item), onIdle: () => this.c.onIdle(), pace: recapPace });
     this.renderList();
   }
 
