@@ -2,7 +2,8 @@
 // (entry.js) and its hint (hint.js), the recap of the others' turns (recapview.js), the chat and the turn list (tabs on
 // a narrow screen: sidetabs.js), the clocks (clocks.js) — and the drawing of its panels from the
 // page's state: the head, the banner (banner.js), the players, the actions (actions.js) and the
-// turn list (history.js). It redraws what time alone changes, and chimes when our turn comes.
+// turn list (history.js), and the text view of the board for screen readers (textview.js). It
+// redraws what time alone changes, and sounds when our turn comes or our clock runs low.
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
@@ -22,6 +23,7 @@ import { awayFor, voteTarget } from './table.js';
 import { RecapView } from './recapview.js';
 import { SideTabs } from './sidetabs.js';
 import { HintRow } from './hint.js';
+import { TextView } from './textview.js';
 
 /** A seat counts as away on the page after this long without a connection (reloads are quicker). */
 const AWAY_SHOWN_MS = 10_000;
@@ -106,10 +108,15 @@ export class GameView {
       onUnread: (/** @type {number} */ n) => { this.tabs.setUnread(n); this.renderHead(); },
     });
     this.tabs = new SideTabs({ turns: this.historyBox, chat: this.chat.element, onShow: () => this.chat.seen() });
+    this.textView = new TextView({
+      game: () => state.game, me, myTurn: () => state.myTurn(), now: () => state.now(),
+      play: (turn) => this.entry.send(turn),
+      prompt: () => prompt.querySelector('.prompt-text')?.textContent || '',
+    });
     this.root.append(this.head,
       h('div', { class: 'game-layout' },
         h('div', { class: 'board-col' }, this.banner, boardFrame, prompt, this.hint.element, this.recap.list, this.live, this.recap.log),
-        h('div', { class: 'side-col' }, this.players, this.actions, this.tabs.element, this.historyBox, this.chat.element)));
+        h('div', { class: 'side-col' }, this.players, this.textView.el, this.actions, this.tabs.element, this.historyBox, this.chat.element)));
     main.append(this.root);
     this.ticker = new ClockTicker(this.root, () => state.game, () => state.offset, () => this.onSecond());
     unlockAudioOnGesture();
@@ -128,6 +135,7 @@ export class GameView {
     this.board.svg.setAttribute('aria-label', t('game.board'));
     this.actions.setAttribute('aria-label', t('game.actions'));
     this.chat.render();
+    this.textView.render();
     this.tabs.relabel();
     this.recap.relabel();
     this.renderAll();
@@ -144,7 +152,7 @@ export class GameView {
     this.wasMyTurn = state.game ? mine : null;
   }
 
-  /** Once a second: absences and the vote they allow change with time alone. */
+  /** Once a second: absences and the vote they allow change with time alone; our clock may run low. */
   onSecond() {
     const { state } = this;
     const g = state.game;
