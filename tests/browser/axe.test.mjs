@@ -1,7 +1,8 @@
 // Accessibility: axe-core (Deque's rules engine, from npm) runs inside each page of the client —
-// the lobby, the rules, the game page (taking a seat, playing with clocks and bots, a finished
-// game, as a spectator) and the replay — on a desktop and a phone screen. No serious or critical
-// violation may be left.
+// the lobby, the rules, the lessons and puzzles, the transfer page, the game page (taking a seat,
+// playing with clocks and bots, a finished game, as a spectator, a missing game), the replay and
+// the settings dialog — on a desktop and a phone screen in the light theme, and on the desktop in
+// the dark theme too (the system's scheme, followed by default: issue 46). No serious or critical violation may be left.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,11 +37,16 @@ async function check(name, open) {
   /** @type {string[]} */
   const found = [];
   for (const [screen, options] of Object.entries(SCREENS)) {
-    const ctx = await browser.newContext(options);
-    const page = await ctx.newPage();
-    await open(page, screen);
-    for (const v of await seriousViolations(page)) found.push(`${name} (${screen}): ${v}`);
-    await ctx.close();
+    // Light on both screens; dark on the desktop (its colours are the same at every width, and
+    // the suite's time is counted).
+    for (const colorScheme of /** @type {const} */ (screen === 'desktop' ? ['light', 'dark'] : ['light'])) {
+      const ctx = await browser.newContext({ ...options, colorScheme });
+      const page = await ctx.newPage();
+      await open(page, screen);
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), colorScheme, `${name}: the ${colorScheme} theme`);
+      for (const v of await seriousViolations(page)) found.push(`${name} (${screen}, ${colorScheme}): ${v}`);
+      await ctx.close();
+    }
   }
   assert.deepEqual(found, []);
 }
@@ -109,5 +115,57 @@ test('axe: a finished game, as a spectator, and its replay', { timeout: 120_000 
     await page.goto(`${server.base}/game/${g.id}/replay`);
     await page.locator('.replay-controls').waitFor();
     await page.click('.replay-next');
+  });
+});
+
+test('axe: the lessons and the puzzles', { timeout: 120_000 }, async () => {
+  await check('learn', async (page) => {
+    await page.goto(server.base + '/learn');
+    await page.locator('.lesson-item').first().waitFor();
+  });
+  await check('lesson', async (page) => {
+    await page.goto(server.base + '/learn/reporter');
+    await page.locator('.board-frame.my-turn').waitFor();
+    // A wrong answer's feedback and a refused one's: the feedback boxes in both themes.
+    await page.click('.board .hit[data-square="d7"]');
+    await page.click('.board .hit[data-square="d6"]');
+    await page.locator('.learn-feedback .feedback-wrong').waitFor();
+  });
+  await check('puzzles', async (page) => {
+    await page.goto(server.base + '/puzzles');
+    await page.locator('.puzzle-item').first().waitFor();
+  });
+  await check('puzzle', async (page) => {
+    await page.goto(server.base + '/puzzles/p001');
+    await page.locator('.board-frame.my-turn').waitFor();
+    await page.click('.show-solution');
+    await page.locator('.learn-feedback .line-step, .learn-feedback .feedback-hint').first().waitFor();
+  });
+});
+
+test('axe: the transfer page, a missing game, the settings dialog and the text view', { timeout: 90_000 }, async () => {
+  await check('transfer', async (page) => {
+    await page.goto(server.base + '/transfer');
+    await page.locator('main h1').first().waitFor();
+  });
+  await check('missing game', async (page) => {
+    await page.goto(server.base + '/game/6f1c2a3e-0d4b-4c5e-9f60-7a8b9c0d1e2f');
+    await page.getByText('There is no such game.').waitFor();
+  });
+  await check('settings', async (page) => {
+    await page.goto(server.base + '/');
+    await page.click('#settings-open');
+    await page.getByRole('dialog', { name: 'Settings' }).waitFor();
+  });
+  await check('text view', async (page) => {
+    const g = await api(server.base, '/api/games', { players: 4, bots: { b: 'easy', y: 'easy', g: 'easy' }, bot_movetime_ms: 200, names: { r: 'Ann' } });
+    await page.goto(server.base + '/');
+    await page.evaluate(() => localStorage.setItem('djambi.textView', '1'));
+    await page.goto(g.seats[0].invite_url);
+    await page.click('.claim button[type=submit]');
+    await page.locator('.turn-banner.mine').waitFor();
+    await page.fill('#text-command', 'p c7');
+    await page.press('#text-command', 'Enter');
+    await page.locator('.text-answer').waitFor();
   });
 });

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { citedRules, meetsGoal, valueMatches, wantsRefusal } from '../../web/js/learn/goal.js';
+import { citedRules, feedbackKey, meetsGoal, valueMatches, wantsRefusal } from '../../web/js/learn/goal.js';
+import { legalFromWire } from '../../web/js/wire.js';
 import { widenLegal } from '../../web/js/learn/compose.js';
 import { startServer } from './harness.mjs';
 
@@ -79,6 +80,13 @@ test('lessons: twelve lessons of two to five steps, each with a goal, an example
       for (const s of w.steps) {
         for (const k of ['intro', 'task', 'done', 'wrong']) assert.ok(typeof s[k] === 'string' && s[k].trim(), `${lang} ${l.id}: ${k}`);
       }
+      // A step's known wrong answers have their own words in every language.
+      for (const [i, step] of l.steps.entries()) {
+        for (const miss of step.misses || []) {
+          assert.ok(typeof w.steps[i][miss.say] === 'string' && w.steps[i][miss.say].trim(), `${lang} ${l.id} ${i + 1}: ${miss.say}`);
+          assert.ok(!wantsRefusal(step.goal), `${l.id} ${i + 1}: misses are for turn goals`);
+        }
+      }
     }
     for (const s of l.steps) {
       assert.ok(Array.isArray(s.goal) && s.goal.length, `${l.id}: a goal`);
@@ -113,4 +121,100 @@ test('lessons: every step reads on the server, and its example meets its goal th
       assert.ok(meetsGoal(s.goal, outcome), `${where}: ${s.example} → ${JSON.stringify(outcome)}`);
     }
   }
+});
+
+/**
+ * What each step's fallback `wrong` words tell the learner to do (or say did not happen): an
+ * answer that already did it must be told something else — one of the step's `misses` (issue 46:
+ * a Reporter that stopped beside the Chief and killed nobody was told to stop beside it).
+ * @type {Record<string, Record<string, any>>}
+ */
+const WRONG_WORDS_ASK = {
+  'militant 3': { from: 'c6', to: 'e8' },
+  'militant 5': { from: 'd4', to: 'f6' },
+  'assassin 3': { from: 'c7', to: 'g7' },
+  'reporter 1': { to: ['d4', 'f4', 'e3'] },
+  'reporter 3': { to: ['f3', 'h3', 'g4', 'g2'] },
+  'diplomat 1': { to: 'c4' },
+  'diplomat 2': { to: 'e5' },
+  'necromobile 1': { to: 'c4' },
+  'necromobile 2': { to: 'e5' },
+  'chief 1': { from: 'c8', to: 'g8' },
+  'chief 3': { from: 'c7', to: 'e5' },
+  'corpses 3': { effects: [{ type: 'killed', at: 'e7' }] },
+  'maze 3': { from: 'c7', to: 'e5' },
+  'maze 4': { to: ['d5', 'f5', 'e4', 'e6'] },
+  'encircle 1': { effects: [{ type: 'killed', at: 'g8' }] },
+  'encircle 2': { from: 'd7', to: ['a8', 'b8', 'b9'] },
+  'vassals 1': { from: 'c7', to: 'g7' },
+  'hostage 1': { from: 'c7', to: 'c3' },
+};
+
+test('lessons: every wrong but legal answer of every step gets words that fit it', { timeout: 120_000 }, async (t) => {
+  process.env.DJAMBI_POSITIONS_BURST = '1000000';
+  const server = await startServer();
+  t.after(() => server.stop());
+  /** @param {string} path @param {any} body */
+  const post = async (path, body) => {
+    const res = await fetch(server.base + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, body: await res.json() };
+  };
+  /** @type {Set<string>} */
+  const missesSeen = new Set();
+  let answers = 0;
+  for (const l of lessons) {
+    for (const [i, s] of l.steps.entries()) {
+      const where = `${l.id} ${i + 1}`;
+      const info = await post('/api/positions', { position: s.position });
+      const legal = legalFromWire(info.body.legal);
+      // Where the corpse is laid matters only to steps that say so: elsewhere one burial square
+      // stands for all.
+      const placeMatters = /corpse_moved|place/.test(JSON.stringify([s.goal, s.misses || []]));
+      /** @type {string[]} */
+      const turns = [];
+      for (const [fromTo, suffixes] of Object.entries(legal)) {
+        const seen = new Set();
+        for (const suffix of suffixes) {
+          const bare = placeMatters ? suffix : suffix.replace(/@[a-i][1-9]$/, '');
+          if (seen.has(bare)) continue;
+          seen.add(bare);
+          turns.push(fromTo + suffix);
+        }
+      }
+      assert.ok(turns.length > 0, `${where}: legal turns`);
+      for (const turn of turns) {
+        const played = await post('/api/positions/try', { position: s.position, turn });
+        assert.equal(played.status, 200, `${where} ${turn}: ${JSON.stringify(played.body)}`);
+        const outcome = { turn: played.body.turn, effects: played.body.effects };
+        const key = feedbackKey(s, outcome);
+        answers += 1;
+        if (wantsRefusal(s.goal)) {
+          // A step that asks to see a refusal: any legal turn is "allowed, try the forbidden one".
+          assert.equal(key, 'wrong', `${where} ${turn}`);
+          continue;
+        }
+        if (key === 'done') continue;
+        for (const [lang, dict] of Object.entries(words)) {
+          assert.ok(dict[l.id].steps[i][key], `${lang} ${where}: no words "${key}" for ${turn}`);
+        }
+        if (key !== 'wrong') {
+          missesSeen.add(`${where} ${key}`);
+          continue;
+        }
+        const asks = WRONG_WORDS_ASK[where];
+        if (asks) {
+          assert.ok(!meetsGoal([asks], outcome),
+            `${where}: ${turn} gets the words "${words.en[l.id].steps[i].wrong}", which ask for what it did`);
+        }
+      }
+    }
+  }
+  // Every miss a step declares is met by some legal answer (no words nobody can read), and no
+  // miss ever answers a right answer (feedbackKey looks at the goal first).
+  for (const l of lessons) {
+    for (const [i, s] of l.steps.entries()) {
+      for (const miss of s.misses || []) assert.ok(missesSeen.has(`${l.id} ${i + 1} ${miss.say}`), `${l.id} ${i + 1}: ${miss.say} never given`);
+    }
+  }
+  assert.ok(answers > 300, `${answers} answers judged`);
 });

@@ -17,6 +17,9 @@ const SCREENS = /** @type {const} */ ([
 const ALLOW = 'Allow notifications, so you hear when it is your turn even with this tab closed';
 
 /** Counts the page's permission requests (window.__asked). @param {import('playwright-core').BrowserContext} ctx */
+/** The sounds' switch, as the card labels it. */
+const SOUNDS = 'Sounds: moves, kills, my turn, my clock running low, chat';
+
 async function countPermissionRequests(ctx) {
   await ctx.addInitScript(() => {
     const w = /** @type {any} */ (window);
@@ -43,27 +46,29 @@ for (const [name, options] of SCREENS) {
     await card.getByText('Notifications and sounds').click();
     const allow = card.getByRole('button', { name: ALLOW });
     await allow.waitFor();
-    for (const label of ['My turn to play', 'Draw offers', 'Votes about an absent player', 'Requests to take back a turn', 'Time running out', 'The end of a game', 'Sound when it is my turn', "Mark the tab's title when it is my turn"]) {
+    for (const label of ['My turn to play', 'Draw offers', 'Votes about an absent player', 'Requests to take back a turn', 'Time running out', 'The end of a game', "Mark the tab's title when it is my turn"]) {
       assert.equal(await card.getByLabel(label).isChecked(), true, `${label}: on by default`);
     }
+    // Sounds are off until the person turns them on (issue 46).
+    assert.equal(await card.getByLabel(SOUNDS).isChecked(), false, 'sounds: off by default');
     assert.equal(await page.evaluate(() => /** @type {any} */ (window).__asked), 0, 'nothing asked on load');
     assert.deepEqual(await seriousViolations(page), []);
     await card.screenshot({ path: shotPath(`notify-settings-${name}.png`) });
 
     await card.getByLabel('Votes about an absent player').uncheck();
     await card.getByLabel('Time running out').uncheck();
-    await card.getByLabel('Sound when it is my turn').uncheck();
+    await card.getByLabel(SOUNDS).check();
     await card.getByLabel("Mark the tab's title when it is my turn").uncheck();
     await page.waitForTimeout(200);
     await page.reload();
     await card.getByText('Notifications and sounds').click();
     const now = {};
-    for (const label of ['My turn to play', 'Votes about an absent player', 'Time running out', 'Sound when it is my turn', "Mark the tab's title when it is my turn"]) {
+    for (const label of ['My turn to play', 'Votes about an absent player', 'Time running out', SOUNDS, "Mark the tab's title when it is my turn"]) {
       now[label] = await card.getByLabel(label).isChecked();
     }
     assert.deepEqual(now, {
       'My turn to play': true, 'Votes about an absent player': false, 'Time running out': false,
-      'Sound when it is my turn': false, "Mark the tab's title when it is my turn": false,
+      [SOUNDS]: true, "Mark the tab's title when it is my turn": false,
     });
 
     // The click asks; the card then says where things stand.
@@ -87,10 +92,14 @@ test('the game page follows the settings: no title mark or chime when they are o
     const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
     await page.goto(env.server.base + '/');
-    if (!mark) {
-      await page.getByText('Notifications and sounds').click();
+    await page.getByText('Notifications and sounds').click();
+    const sounds = page.getByLabel('Sounds: moves, kills, my turn, my clock running low, chat');
+    // Sounds are off until the person turns them on (issue 46).
+    assert.equal(await sounds.isChecked(), false, 'sounds are off by default');
+    if (mark) {
+      await sounds.check();
+    } else {
       await page.getByLabel("Mark the tab's title when it is my turn").uncheck();
-      await page.getByLabel('Sound when it is my turn').uncheck();
     }
     await page.getByRole('button', { name: 'Play against 3 bots' }).click();
     await page.locator('.turn-banner.mine').waitFor();

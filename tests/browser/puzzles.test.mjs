@@ -56,21 +56,51 @@ for (const [size, options] of SIZES) {
     await checkPage(page, `puzzles-${size}-wrong`);
     await page.click('.try-again');
 
-    // A good turn from the engine, marked on the board.
+    // A good turn from the engine, marked on the board; played as shown, it is "Shown", not
+    // solved (issue 46: it said "Solved!" and counted it).
     await page.click('.show-hint');
-    assert.match(await feedback(page, 'hint'), /A good turn/);
+    const hinted = await feedback(page, 'hint');
+    assert.match(hinted, /A good turn/);
     assert.ok(await page.locator('.board .hint-frame').count() >= 2);
+    const hintTurn = await page.locator('.learn-feedback .happened code.notation').innerText();
+    await clickSquares(page, squaresOf(hintTurn));
+    if (hintTurn === FIRST.solution) {
+      await page.locator('.learn-feedback .feedback-hint', { hasText: 'Shown' }).waitFor();
+      const shown = await feedback(page, 'hint');
+      assert.match(shown, /Shown: that is the best turn\.[\s\S]*does not count as solved yet/);
+      assert.equal(await page.locator('.tag-solved').count(), 0, 'not solved');
+      await checkPage(page, `puzzles-${size}-shown`);
+    } else {
+      // The engine, rushed, suggested another good turn: whatever it is, it is not the solution.
+      await page.locator('.learn-feedback .feedback-wrong, .learn-feedback .feedback-refused').waitFor();
+    }
 
-    // Right.
+    // Found without help on a later visit: solved, and the engine's continuation is told turn by
+    // turn, each played on the board when chosen (it was raw notation).
+    await page.reload();
+    await page.locator('.board-frame.my-turn').waitFor();
     await clickSquares(page, squaresOf(FIRST.solution));
     const right = await feedback(page, 'right');
     assert.match(right, /Solved! That is the best turn\./);
     assert.ok(right.includes(FIRST.solution), right);
-    if (FIRST.line.length) assert.match(right, /The engine goes on with:/);
     await page.locator('.tag-solved').waitFor();
+    if (FIRST.line.length) {
+      assert.match(right, /The engine goes on with:/);
+      const steps = page.locator('.learn-feedback .line-step');
+      assert.equal(await steps.count(), FIRST.line.length);
+      const told = await steps.allInnerTexts();
+      told.forEach((line, i) => assert.match(line, new RegExp(`^${FIRST.line[i]}\\s+\\S.* (moves|kills|takes|removes|enters|has no)`), line));
+      const before = await page.locator('.board [data-piece]').evaluateAll((els) => els.map((e) => e.getAttribute('data-piece')).sort().join());
+      await steps.nth(0).click();
+      await page.locator('.line-step[aria-current="step"]').waitFor();
+      const after = await page.locator('.board [data-piece]').evaluateAll((els) => els.map((e) => e.getAttribute('data-piece')).sort().join());
+      assert.notEqual(after, before, 'the continuation\'s first turn is played on the board');
+      await page.locator('.line-back').waitFor();
+    }
     await checkPage(page, `puzzles-${size}-right`);
 
-    // The next puzzle, given up: its solution is played on the board.
+    // The next puzzle, given up: its solution is played on the board; played again as shown, it
+    // is "Shown" and still not solved.
     await page.click('.next-puzzle');
     await page.getByRole('heading', { name: 'Puzzle 2' }).waitFor();
     await page.locator('.board-frame.my-turn').waitFor();
@@ -79,6 +109,12 @@ for (const [size, options] of SIZES) {
     assert.match(solution, /The solution:/);
     assert.ok(solution.includes(SECOND.solution), solution);
     await checkPage(page, `puzzles-${size}-solution`);
+    await page.click('.try-again');
+    await page.locator('.board-frame.my-turn').waitFor();
+    await clickSquares(page, squaresOf(SECOND.solution));
+    await page.locator('.learn-feedback .feedback-hint', { hasText: 'Shown' }).waitFor();
+    assert.match(await feedback(page, 'hint'), /Shown: that is the best turn\./);
+    assert.equal(await page.locator('.tag-solved').count(), 0, 'not solved');
 
     // The list remembers the solved puzzle, after a reload too; the one given up is not solved.
     await page.goto(`${env.server.base}/puzzles`);

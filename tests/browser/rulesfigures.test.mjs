@@ -1,6 +1,7 @@
 // The rules page's diagrams (issue 22 item 5), in Chromium against the real server: at 360 and
 // 1280 px every diagram has its coordinates beside it, in type of at least 13 px with strong
-// contrast, each label level with its rank or file; "Play the example" steps through every
+// contrast, each label level with its rank or file, seen from Red's seat as the lessons are
+// (issue 46: one convention, the board turned so that its viewer's army is at the bottom); "Play the example" steps through every
 // diagram's turns, the board showing exactly the pieces of each stored position, Back and
 // "From the start" returning; axe finds nothing serious; 360 px does not scroll sideways.
 
@@ -61,15 +62,16 @@ for (const [name, options] of SCREENS) {
       return {
         name: /** @type {HTMLElement} */ (fig).dataset.figure,
         inner: { left: box.left + border, top: box.top + border, size: box.width - 2 * border },
-        ranks: [...fig.querySelectorAll('.figure-ranks span')].map(label),
-        files: [...fig.querySelectorAll('.figure-files span')].map(label),
+        ranks: [...fig.querySelectorAll('.board-ranks span')].map(label),
+        files: [...fig.querySelectorAll('.board-files span')].map(label),
         inBoard: [...fig.querySelectorAll('svg .coord')].filter((c) => getComputedStyle(c).display !== 'none').length,
         bg,
       };
     }));
     for (const f of figures) {
-      assert.deepEqual(f.ranks.map((l) => l.text), ['9', '8', '7', '6', '5', '4', '3', '2', '1'], `${f.name}: ranks`);
-      assert.deepEqual(f.files.map((l) => l.text), ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'], `${f.name}: files`);
+      // Red's seat: the files a to i going up the left side, the ranks 9 to 1 along the bottom.
+      assert.deepEqual(f.ranks.map((l) => l.text), ['i', 'h', 'g', 'f', 'e', 'd', 'c', 'b', 'a'], `${f.name}: left edge`);
+      assert.deepEqual(f.files.map((l) => l.text), ['9', '8', '7', '6', '5', '4', '3', '2', '1'], `${f.name}: bottom edge`);
       assert.equal(f.inBoard, 0, `${f.name}: no tiny labels inside the board`);
       const square = f.inner.size / 9;
       assert.ok(square >= 24, `${f.name}: squares of ${square.toFixed(1)} px`);

@@ -138,8 +138,10 @@ test('picker: the Reporter may kill or not', () => {
   assert.equal(s.allowNone, true);
   assert.equal(P.stage(P.choose(st, 'b5')).turn, 'c3-a5xb5');
   assert.equal(P.stage(P.choose(st, null)).turn, 'c3-a5');
-  // Clicking the Reporter's own square again means "kill nobody".
-  assert.equal(P.stage(P.click(st, 'a5')).turn, 'c3-a5');
+  // Clicking the Reporter's own square again chooses nothing (issue 46: it used to mean "kill
+  // nobody" unasked); only the "Kill nobody" button (choose null) does.
+  assert.equal(P.click(st, 'a5'), null);
+  assert.equal(P.stage(st).field, 'victim');
   assert.equal(P.click(st, 'h8'), null);
 });
 
@@ -277,6 +279,50 @@ test('narrate: plain moves, entering the maze, burials, resignations, the end', 
   assert.equal(narrate(en, { kind: 'draw_accepted', by: 'y' }), 'Yellow accepts the draw');
   assert.equal(narrate(en, { kind: 'draw_agreed', dpn: '', result: { draw: ['r', 'b'] } }), 'The players agree a draw (Red and Blue)');
   assert.equal(narrate(en, turn(30, 'y', 'pass', [{ type: 'passed', player: 'y' }])), 'Yellow has no legal turn and passes');
+});
+
+test('narrate: a piece of a taken army is moved by its controller, who is named (issue 46)', () => {
+  // Yellow took Blue's army; Yellow plays Blue's Reporter (the text record says "Yellow h9-e9xd9").
+  const ev = {
+    kind: 'turn', number: 40, player: 'y', turn: 'h9-e9xd9',
+    effects: [
+      { type: 'moved', piece: { army: 'b', role: 'Reporter' }, from: 'h9', to: 'e9' },
+      { type: 'killed', piece: { army: 'r', role: 'Militant' }, at: 'd9', by: { army: 'b', role: 'Reporter' } },
+    ],
+  };
+  assert.equal(narrate(en, ev), "Yellow moves Blue's Reporter from h9 to e9 and kills Red's Militant on d9");
+  assert.equal(narrate(makeTranslator(dicts.fr, dicts.en), ev), 'Jaune déplace le Reporter bleu de h9 à e9 et tue le Militant rouge en d9');
+  assert.equal(narrate(makeTranslator(dicts.it, dicts.en), ev), 'Giallo muove il Giornalista blu da h9 a e9 e uccide il Militante rosso in d9');
+  const plain = { ...ev, player: 'y', effects: [{ type: 'moved', piece: { army: 'b', role: 'Militant' }, from: 'h9', to: 'h8' }] };
+  assert.equal(narrate(en, plain), "Yellow moves Blue's Militant from h9 to h8");
+  const kill = { ...ev, player: 'g', effects: [
+    { type: 'moved', piece: { army: 'y', role: 'Chief' }, from: 'a1', to: 'a3' },
+    { type: 'killed', piece: { army: 'r', role: 'Militant' }, at: 'a3', by: { army: 'y', role: 'Chief' } },
+    { type: 'corpse_moved', from: 'a3', to: 'b1' }] };
+  assert.equal(narrate(en, kill), "Green kills Red's Militant on a3 with Yellow's Chief and buries the corpse on b1");
+  // Every controlled form is a full sentence in every language.
+  for (const [lang, dict] of Object.entries(dicts)) {
+    const tr = makeTranslator(dict, dicts.en);
+    for (const role of ['Chief', 'Militant', 'Assassin', 'Reporter', 'Diplomat', 'Necromobile']) {
+      const s = narrate(tr, { ...ev, effects: [{ type: 'moved', piece: { army: 'b', role }, from: 'h9', to: 'h5' }] });
+      assert.ok(!/[{}]|narr\.|player\.|role\./.test(s), `${lang}: ${s}`);
+      assert.ok(s.startsWith(tr('player.y')) && s.includes(tr(`role.${role}`)) && s.includes('h5'), `${lang}: ${s}`);
+    }
+  }
+});
+
+test('narrate: armies without a piece on the board are not named as taken (issue 46)', () => {
+  // The Chief lesson's step 3: a board with Red and Blue only; the core hands the empty Yellow and
+  // Green armies to the Chief that takes the maze.
+  const ev = { kind: 'turn', number: 1, player: 'r', turn: 'c7-e5', effects: [
+    { type: 'moved', piece: { army: 'r', role: 'Chief' }, from: 'c7', to: 'e5' },
+    { type: 'took_power', player: 'r' },
+    { type: 'took_control', player: 'r', armies: ['y', 'g'], from: null }] };
+  assert.equal(narrate(en, ev), "Red's Chief enters the maze — Red takes power and Red takes the Yellow and Green armies");
+  const board = { e5: { role: 'C', army: 'r' }, b8: { role: 'M', army: 'r' }, i2: { role: 'C', army: 'b' }, h1: { role: 'M', army: 'b' }, c3: { corpse: true } };
+  assert.equal(narrate(en, ev, { board }), "Red's Chief enters the maze — Red takes power");
+  const withGreen = { ...board, a1: { role: 'M', army: 'g' } };
+  assert.equal(narrate(en, ev, { board: withGreen }), "Red's Chief enters the maze — Red takes power and Red takes Green's army");
 });
 
 test('narrate: every fixture turn reads as a full sentence in every language', () => {

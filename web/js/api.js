@@ -46,6 +46,13 @@ export async function api(method, path, body, headers = {}) {
 export const createGame = (body) => api('POST', '/api/games', body);
 /** POST /api/games/{id}/seats. @param {string} id @param {object} body */
 export const claimSeat = (id, body) => api('POST', `/api/games/${encodeURIComponent(id)}/seats`, body);
+/**
+ * POST /api/games/{id}/seats/check: the seat an invite's token opens, or null when it is no seat's
+ * token (mistyped, or replaced): an answer either way, never an error (PROTOCOL §2).
+ * @param {string} id @param {string} token
+ * @returns {Promise<{player: string | null}>}
+ */
+export const checkInvite = (id, token) => api('POST', `/api/games/${encodeURIComponent(id)}/seats/check`, { token });
 /** GET /api/games?status=… @param {'open'|'live'|'finished'} status */
 export const listGames = (status) => api('GET', `/api/games?status=${status}`);
 /** GET /api/games?ids=…: these games (at most 50; unknown ids are left out). @param {string[]} ids */
@@ -68,6 +75,24 @@ export const reinviteSeat = (id, player, admin) =>
  */
 export const seatToBot = (id, player, level, admin) =>
   api('POST', `/api/games/${encodeURIComponent(id)}/seats/${player}/bot`, { level }, bearer(admin));
+const GAME_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether a game exists, asked so that a missing game is an answer and not an error (a 404
+ * would be logged by the browser): a malformed id is none, and the list by ids leaves unknown
+ * ids out. A failure to ask (offline) says yes: the page then finds out as before.
+ * @param {string} id
+ * @returns {Promise<boolean>}
+ */
+export async function gameExists(id) {
+  if (!GAME_ID.test(id)) return false;
+  try {
+    const list = await listGamesByIds([id]);
+    return (list.games || []).some((/** @type {any} */ g) => String(g.id).toLowerCase() === id.toLowerCase());
+  } catch {
+    return true;
+  }
+}
 /** GET /api/games/{id}: the public snapshot. @param {string} id */
 export const getGame = (id) => api('GET', `/api/games/${encodeURIComponent(id)}`).then(gameFromWire);
 /**

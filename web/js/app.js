@@ -8,6 +8,7 @@ import { LANGUAGES, language, onLanguageChange, preferredLanguage, setLanguage, 
 import { h } from './dom.js';
 import { NAVIGATE_EVENT, navigate } from './nav.js';
 import { registerServiceWorker } from './serviceworker.js';
+import { followSystemTheme, settingsDialog } from './shared/settings.js';
 
 /**
  * @typedef {object} View
@@ -86,13 +87,18 @@ function relabelChrome() {
 }
 
 async function start() {
+  // The theme follows the system's scheme while "system" is chosen (early.js set it for the
+  // first paint).
+  followSystemTheme();
   const sel = /** @type {HTMLSelectElement} */ (document.getElementById('lang'));
   for (const [code, name] of LANGUAGES) sel.append(h('option', { value: code, lang: code, text: name }));
   sel.addEventListener('change', () => setLanguage(sel.value));
   await setLanguage(preferredLanguage());
   relabelChrome();
+  const settings = settingsDialog(/** @type {HTMLButtonElement} */ (document.getElementById('settings-open')));
   onLanguageChange(() => {
     relabelChrome();
+    settings.relabel();
     if (view && view.relabel) view.relabel();
     else route();
   });

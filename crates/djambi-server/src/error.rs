@@ -49,15 +49,21 @@ pub enum AppError {
     /// 409: the member already has a seat in this game.
     #[error("{0}")]
     MemberSeated(String),
+    /// 403 `bad_token`, said for an invite: its token is no seat's (any more).
+    #[error("{0}")]
+    BadInvite(String),
     /// 404: no such game or route.
     #[error("{0}")]
     NotFound(String),
     /// 405: the route exists, not with this method.
     #[error("method not allowed")]
     MethodNotAllowed,
-    /// 409: the seat is already claimed.
+    /// 409: the seat is someone else's (claimed, or kept for the holder of its invite).
     #[error("{0}")]
     SeatTaken(String),
+    /// 409: the invite's token is right, but its seat is already held with it (another device).
+    #[error("{0}")]
+    SeatHeld(String),
     /// 409: no seat is free to claim.
     #[error("{0}")]
     NoOpenSeat(String),
@@ -111,7 +117,7 @@ impl AppError {
         match self {
             AppError::BadRequest(_) => "bad_request",
             AppError::TooLarge => "too_large",
-            AppError::BadToken => "bad_token",
+            AppError::BadToken | AppError::BadInvite(_) => "bad_token",
             AppError::Unauthorized(_) => "unauthorized",
             AppError::Forbidden { code, .. } => code,
             AppError::NameTaken(_) => "name_taken",
@@ -120,6 +126,7 @@ impl AppError {
             AppError::NotFound(_) => "not_found",
             AppError::MethodNotAllowed => "method_not_allowed",
             AppError::SeatTaken(_) => "seat_taken",
+            AppError::SeatHeld(_) => "seat_held",
             AppError::NoOpenSeat(_) => "no_open_seat",
             AppError::Started(_) => "started",
             AppError::NotFinished(_) => "not_finished",
@@ -138,11 +145,14 @@ impl AppError {
         match self {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            AppError::BadToken | AppError::Forbidden { .. } => StatusCode::FORBIDDEN,
+            AppError::BadToken | AppError::BadInvite(_) | AppError::Forbidden { .. } => {
+                StatusCode::FORBIDDEN
+            }
             AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             AppError::SeatTaken(_)
+            | AppError::SeatHeld(_)
             | AppError::NoOpenSeat(_)
             | AppError::Started(_)
             | AppError::NotFinished(_)
@@ -204,13 +214,12 @@ impl From<GameError> for AppError {
 impl From<ClaimError> for AppError {
     fn from(e: ClaimError) -> AppError {
         match e {
-            ClaimError::BadToken => AppError::BadToken,
+            ClaimError::BadToken | ClaimError::InviteOnly => AppError::BadInvite(e.to_string()),
             ClaimError::NoSuchSeat(_) | ClaimError::Name(_) | ClaimError::NameRequired => {
                 AppError::BadRequest(e.to_string())
             }
-            ClaimError::Kept { .. } | ClaimError::Taken(_) | ClaimError::AlreadyClaimed(_) => {
-                AppError::SeatTaken(e.to_string())
-            }
+            ClaimError::Kept { .. } | ClaimError::Taken(_) => AppError::SeatTaken(e.to_string()),
+            ClaimError::AlreadyClaimed(_) => AppError::SeatHeld(e.to_string()),
             ClaimError::AllTaken | ClaimError::Over => AppError::NoOpenSeat(e.to_string()),
             ClaimError::NotCircleGame => AppError::forbidden("forbidden", &e),
             ClaimError::MemberSeated => AppError::MemberSeated(e.to_string()),

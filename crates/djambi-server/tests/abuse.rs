@@ -218,13 +218,25 @@ async fn token_guessing_is_throttled() {
     let id = created["id"].as_str().unwrap();
     let good = created["seats"][0]["token"].as_str().unwrap();
     let seats = format!("/api/games/{id}/seats");
+    let check = format!("{seats}/check");
     let mut statuses = Vec::new();
     for i in 0..5 {
         let guess = format!("guess-{i}-aaaaaaaaaaaaaaaaaaaaaaaaaa");
-        let (status, _) = post_json(addr, &seats, &json!({"name": "Eve", "token": guess})).await;
+        // An invite's check answers a wrong token with 200 (no seat), but charges it as a
+        // claim does: checks and claims share the budget.
+        let (status, _) = if i == 1 {
+            post_json(addr, &check, &json!({"token": guess})).await
+        } else {
+            post_json(addr, &seats, &json!({"name": "Eve", "token": guess})).await
+        };
         statuses.push(status);
     }
-    assert_eq!(statuses, [403, 403, 403, 429, 429]);
+    assert_eq!(statuses, [403, 200, 403, 429, 429]);
+    let (status, body) = post_json(addr, &check, &json!({"token": good})).await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (429, Some("rate_limited"))
+    );
     let (status, body) = post_json(addr, &seats, &json!({"name": "Ann", "token": good})).await;
     assert_eq!(
         (status, body["error"]["code"].as_str()),

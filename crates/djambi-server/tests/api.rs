@@ -135,8 +135,9 @@ async fn claiming_seats() {
     let (s, b) = post_json(addr, &seats, &json!({"name": "Ann", "token": token(0)})).await;
     assert_eq!(s, 200, "{b}");
     assert_eq!(b, json!({"player": "r", "name": "Ann", "token": token(0)}));
+    // The right invite again (another device): the seat is held with it, not someone else's.
     let (s, b) = post_json(addr, &seats, &json!({"name": "Eve", "token": token(0)})).await;
-    assert_api_error(s, &b, 409, "seat_taken");
+    assert_api_error(s, &b, 409, "seat_held");
     // A preset name serves when none is given.
     let (s, b) = post_json(addr, &seats, &json!({"token": token(1)})).await;
     assert_eq!((s, &b["name"]), (200, &json!("Bob")));
@@ -160,6 +161,70 @@ async fn claiming_seats() {
     assert_api_error(s, &b, 409, "seat_taken");
     let (s, b) = post_json(addr, &seats, &json!({"name": "Ann"})).await;
     assert_eq!((s, &b["player"]), (200, &json!("r")));
+    server.stop().await;
+}
+
+/// Issue 46: opening an invite link, the page learns whether the link is wrong (mistyped, or
+/// replaced by a new invite) or right with its seat held on another device, before claiming
+/// anything: `seats/check` answers the seat or null (200 either way), and the claim itself
+/// says `bad_token` for the one and `seat_held` for the other.
+#[tokio::test]
+async fn an_invite_link_tells_wrong_from_held_elsewhere() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let addr = server.addr;
+    let (_, created) = post_json(addr, "/api/games", &json!({"players": 4})).await;
+    let id = created["id"].as_str().unwrap();
+    let admin = created["admin_token"].as_str().unwrap();
+    let token = |i: usize| created["seats"][i]["token"].as_str().unwrap().to_string();
+    let seats = format!("/api/games/{id}/seats");
+    let check = format!("/api/games/{id}/seats/check");
+
+    // A right link to a free seat; a mistyped one (one character changed); a made-up one.
+    let (s, b) = post_json(addr, &check, &json!({"token": token(3)})).await;
+    assert_eq!((s, b), (200, json!({"player": "g"})));
+    let mut typo = token(3);
+    typo.replace_range(0..1, if typo.starts_with('A') { "B" } else { "A" });
+    for wrong in [typo.clone(), "x".repeat(200)] {
+        let (s, b) = post_json(addr, &check, &json!({"token": wrong})).await;
+        assert_eq!((s, b), (200, json!({"player": null})));
+    }
+    let (s, b) = post_json(addr, &seats, &json!({"name": "Yann", "token": typo})).await;
+    assert_api_error(s, &b, 403, "bad_token");
+    assert!(
+        b["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("replaced or mistyped"),
+        "{b}"
+    );
+
+    // Yann takes Green's seat; the same link on a second device: held, not wrong.
+    let (s, _) = post_json(addr, &seats, &json!({"name": "Yann", "token": token(3)})).await;
+    assert_eq!(s, 200);
+    let (s, b) = post_json(addr, &check, &json!({"token": token(3)})).await;
+    assert_eq!((s, b), (200, json!({"player": "g"})));
+    let (s, b) = post_json(addr, &seats, &json!({"name": "Yves", "token": token(3)})).await;
+    assert_api_error(s, &b, 409, "seat_held");
+
+    // The creator replaces Blue's invite: the old link is wrong now, the new one right.
+    let (s, fresh) = post_json_bearer(addr, &format!("{seats}/b/invite"), &json!({}), admin).await;
+    assert_eq!(s, 200, "{fresh}");
+    let (s, b) = post_json(addr, &check, &json!({"token": token(1)})).await;
+    assert_eq!((s, b), (200, json!({"player": null})));
+    let (s, b) = post_json(addr, &seats, &json!({"name": "Bea", "token": token(1)})).await;
+    assert_api_error(s, &b, 403, "bad_token");
+    let (s, b) = post_json(addr, &check, &json!({"token": fresh["token"]})).await;
+    assert_eq!((s, b), (200, json!({"player": "b"})));
+
+    // No such game: 404, as everywhere.
+    let (s, b) = post_json(
+        addr,
+        "/api/games/00000000-0000-0000-0000-000000000000/seats/check",
+        &json!({"token": token(0)}),
+    )
+    .await;
+    assert_api_error(s, &b, 404, "not_found");
     server.stop().await;
 }
 

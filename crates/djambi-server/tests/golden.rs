@@ -7,17 +7,20 @@ mod common;
 
 use djambi_core::{Army, GameRecord, Position, Rules};
 use djambi_engine::Level;
+use djambi_server::error::AppError;
 use djambi_server::protocol::client::VoteKind;
 use djambi_server::protocol::http::{
-    ClaimSeat, ClaimedSeat, CreateGame, CreatedGame, ErrorBody, ErrorDetail, GameList, GameSummary,
-    SeatInvite, SeatSummary,
+    CheckInvite, CheckedInvite, ClaimSeat, ClaimedSeat, CreateGame, CreatedGame, ErrorBody,
+    ErrorDetail, GameList, GameSummary, SeatInvite, SeatSummary,
 };
 use djambi_server::protocol::lifecycle::{BotLevel, BotReason, ClockSpec, Settings, VoteAction};
 use djambi_server::protocol::view::{Attendance, chat_view, event_view, game_view, legal_message};
 use djambi_server::protocol::{
     ClientMessage, ErrorCode, GameStatus, SeatPresence, ServerMessage, You,
 };
-use djambi_server::table::{ChatLine as ChatRow, ChatSight, EventKind, GameState, Seat};
+use djambi_server::table::{
+    ChatLine as ChatRow, ChatSight, ClaimError, EventKind, GameState, Seat,
+};
 use djambi_server::token::TokenHash;
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -474,6 +477,45 @@ fn every_message_matches_its_golden_file() {
         }),
         f,
     );
+    check(
+        "http_check_invite",
+        to_value(&CheckInvite {
+            token: "GYpZcx7C2N6mCyrnQYLO8vxrgLsCjejG".into(),
+        }),
+        f,
+    );
+    check(
+        "http_checked_invite",
+        to_value(&CheckedInvite {
+            player: Some(Army::Blue),
+        }),
+        f,
+    );
+    check(
+        "http_checked_invite_wrong",
+        to_value(&CheckedInvite { player: None }),
+        f,
+    );
+    // The claim's refusals that an invite's page tells apart (issue 46), as the edge makes them.
+    for (file, refusal) in [
+        (
+            "http_error_seat_held",
+            ClaimError::AlreadyClaimed(Army::Blue),
+        ),
+        ("http_error_bad_invite", ClaimError::BadToken),
+    ] {
+        let error = AppError::from(refusal);
+        check(
+            file,
+            to_value(&ErrorBody {
+                error: ErrorDetail {
+                    code: error.code().into(),
+                    message: error.to_string(),
+                },
+            }),
+            f,
+        );
+    }
     let list = GameList {
         games: vec![GameSummary {
             id,

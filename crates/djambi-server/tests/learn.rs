@@ -164,6 +164,42 @@ async fn a_turn_is_judged_by_the_core() {
     server.stop().await;
 }
 
+/// Issue 46: a lesson that asks to see a rule refuse a turn gets the refusal as an answer
+/// (200), not as an HTTP error the browser would log; a legal turn is answered as by `play`.
+#[tokio::test]
+async fn a_turn_tried_is_answered_played_or_refused() {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db).await;
+    let addr = server.addr;
+    let try_turn = |turn: &str| {
+        let body = json!({"position": SMALL, "turn": turn});
+        async move { post_json(addr, "/api/positions/try", &body).await }
+    };
+    let (status, tried) = try_turn("d4-c4").await;
+    let (_, played) = post_json(
+        addr,
+        "/api/positions/play",
+        &json!({"position": SMALL, "turn": "d4-c4"}),
+    )
+    .await;
+    assert_eq!((status, &tried), (200, &played));
+    for (turn, says) in [
+        ("d4-e5", "only a chief may end a move on the maze (R3.5)"),
+        ("d4-d7", "a Militant moves 1 or 2 squares (R3.2)"),
+        ("d4+f6", "malformed turn"),
+    ] {
+        let (status, tried) = try_turn(turn).await;
+        assert_eq!(status, 200, "{tried}");
+        assert_eq!(tried.as_object().unwrap().len(), 1, "{tried}");
+        let reason = tried["refused"].as_str().unwrap();
+        assert!(reason.contains(says), "{turn}: {reason}");
+    }
+    // Bad fields are still bad requests.
+    let (status, answer) = try_turn(&"a".repeat(40)).await;
+    assert_api_error(status, &answer, 400, "bad_request");
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn bodies_past_the_small_limit_are_too_large() {
     let db = TestDb::sqlite();
@@ -174,6 +210,7 @@ async fn bodies_past_the_small_limit_are_too_large() {
     for path in [
         "/api/positions",
         "/api/positions/play",
+        "/api/positions/try",
         "/api/positions/hint",
         "/api/puzzles/p001/answer",
     ] {

@@ -2,7 +2,8 @@
 // It draws what it is told and reports clicks; it knows nothing of the rules.
 
 import { MAZE, squareCoords, squareName, FILES } from './dpn.js';
-import { corpsePiece, livingPiece } from './pieces.js';
+import { armyShape, corpsePiece, livingPiece } from './pieces.js';
+import { animationMs } from '../shared/settings.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIZE = 100;
@@ -41,6 +42,23 @@ export function squareAt(col, row, bottom) {
     case 'y': return squareName(8 - row, col);
     default: return squareName(col, row);
   }
+}
+
+/**
+ * The coordinates beside a board seen from `bottom`: the labels along the left edge, top to
+ * bottom, and along the bottom edge, left to right. A square's name never changes; the board
+ * turns so that the viewer's army is at the bottom, and these labels turn with it.
+ * @param {string} bottom
+ */
+export function edgeLabels(bottom) {
+  const name = (/** @type {string} */ sq, /** @type {boolean} */ file) => {
+    const c = squareCoords(sq);
+    return file ? FILES[c.file] : String(c.rank + 1);
+  };
+  const filesAlongBottom = squareCoords(squareAt(0, 0, bottom)).file !== squareCoords(squareAt(1, 0, bottom)).file;
+  const left = [8, 7, 6, 5, 4, 3, 2, 1, 0].map((row) => name(squareAt(0, row, bottom), !filesAlongBottom));
+  const below = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((col) => name(squareAt(col, 0, bottom), filesAlongBottom));
+  return { left, below };
 }
 
 /**
@@ -97,6 +115,17 @@ export class BoardView {
       'aria-label': opts.label || 'Board',
     }));
     if (opts.onSquare) this.svg.setAttribute('tabindex', '0');
+    // The coordinates stand beside the board in the page's type (legible at 360 px: they were
+    // ~7 px tall drawn inside the squares), and turn with it.
+    this.ranks = document.createElement('div');
+    this.ranks.className = 'board-ranks';
+    this.files = document.createElement('div');
+    this.files.className = 'board-files';
+    for (const edge of [this.ranks, this.files]) edge.setAttribute('aria-hidden', 'true');
+    /** The board with its coordinates: what a page puts in its frame. */
+    this.el = document.createElement('div');
+    this.el.className = 'board-wrap';
+    this.el.append(this.ranks, this.svg, this.files);
     /** @type {Record<string, SVGElement>} */
     this.layers = {};
     for (const name of ['squares', 'under', 'pieces', 'over', 'hits', 'cursor']) {
@@ -158,20 +187,15 @@ export class BoardView {
         hits.append(hit);
       }
     }
-    // Coordinates along the bottom and the left edge, in the corner of each square.
-    const bottomRow = [0, 1].map((c) => squareCoords(squareAt(c, 0, this.bottom)));
-    const filesAlongBottom = bottomRow[0].file !== bottomRow[1].file;
-    for (let i = 0; i < 9; i++) {
-      const b = squareCoords(squareAt(i, 0, this.bottom));
-      const l = squareCoords(squareAt(0, i, this.bottom));
-      const bText = filesAlongBottom ? FILES[b.file] : String(b.rank + 1);
-      const lText = filesAlongBottom ? String(l.rank + 1) : FILES[l.file];
-      const bt = el('text', { x: i * SIZE + SIZE - 7, y: 9 * SIZE - 7, class: 'coord', 'text-anchor': 'end' });
-      bt.textContent = bText;
-      const lt = el('text', { x: 6, y: (8 - i) * SIZE + 20, class: 'coord' });
-      lt.textContent = lText;
-      layer.append(bt, lt);
-    }
+    // Coordinates along the left and bottom edges, beside the board.
+    const { left, below } = edgeLabels(this.bottom);
+    const spans = (/** @type {string[]} */ texts) => texts.map((text) => {
+      const span = document.createElement('span');
+      span.textContent = text;
+      return span;
+    });
+    this.ranks.replaceChildren(...spans(left));
+    this.files.replaceChildren(...spans(below));
     this.drawCursor();
   }
 
@@ -249,20 +273,22 @@ export class BoardView {
         (marks.options || []).includes(sq) || (marks.movable || []).includes(sq) || marks.selected === sq,
       ));
     }
-    const reduced = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-    if (!reduced) {
+    // The speed chosen in the settings (none when off, or when the system asks for reduced motion).
+    const slide = animationMs(380);
+    const flash = animationMs(450);
+    if (slide > 0) {
       for (const a of animate) {
         const piece = drawn[a.to];
         if (!piece || typeof piece.animate !== 'function') continue;
         if (a.flash || a.from === a.to) {
-          piece.animate([{ opacity: 0.2 }, { opacity: 1 }], { duration: 450, easing: 'ease-out' });
+          piece.animate([{ opacity: 0.2 }, { opacity: 1 }], { duration: flash, easing: 'ease-out' });
           continue;
         }
         const p0 = this.xy(a.from);
         const p1 = this.xy(a.to);
         piece.animate(
           [{ transform: `translate(${p0.x - p1.x}px, ${p0.y - p1.y}px)` }, { transform: 'translate(0px, 0px)' }],
-          { duration: 380, easing: 'cubic-bezier(.3,.7,.3,1)' },
+          { duration: slide, easing: 'cubic-bezier(.3,.7,.3,1)' },
         );
       }
     }
@@ -300,7 +326,8 @@ export class BoardView {
         class: `turn-badge army-${m.player}${m.active ? ' active' : ''}`, 'data-n': m.n, 'data-player': m.player,
         'data-at': spot, 'aria-hidden': 'true',
       });
-      g.append(el('circle', { cx, cy: y + 17, r: 14 }));
+      // In the shape of the army that played it (colour is not the only cue).
+      g.append(armyShape(m.player, cx, y + 17, 14, { class: 'turn-badge-shape' }));
       const label = el('text', { x: cx, y: y + 23, 'text-anchor': 'middle' });
       label.textContent = String(m.n);
       g.append(label);

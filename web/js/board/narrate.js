@@ -45,8 +45,9 @@ function where(t, sq) {
  * @param {Translate} t
  * @param {any[]} fx
  * @param {Set<any>} used  effects the clause tells, so consequences skip them
+ * @param {string | undefined} player  who played the turn (its event's `player`)
  */
-function mainClause(t, fx, used) {
+function mainClause(t, fx, used, player) {
   const find = (/** @type {string} */ type) => fx.find((e) => e.type === type);
   const passed = find('passed');
   if (passed) {
@@ -70,30 +71,34 @@ function mainClause(t, fx, used) {
     where: killed ? where(t, killed.at) : '',
     place: displaced ? displaced.to : corpse ? corpse.to : '',
   };
+  // A piece of an army its player controls (a dead player's army, taken: R9) is moved by that
+  // player: "Yellow moves Blue's Reporter…", never as if Blue had played.
+  const by = player && player !== moved.piece.army ? 'narr.by.' : 'narr.';
+  const say = (/** @type {string} */ key) => t(by + key, { ...p, player: by === 'narr.' ? '' : t(`player.${player}`) });
   switch (moved.piece.role) {
     case 'Chief':
     case 'Militant':
-      if (killed) return t('narr.kill_bury', p);
-      if (moved.to === MAZE) return t('narr.enter_maze', p);
+      if (killed) return say('kill_bury');
+      if (moved.to === MAZE) return say('enter_maze');
       break;
     case 'Assassin':
-      if (killed && exited) return t('narr.assassin_maze', p);
-      if (killed) return t('narr.assassin', p);
+      if (killed && exited) return say('assassin_maze');
+      if (killed) return say('assassin');
       break;
     case 'Reporter':
-      if (killed) return t('narr.reporter', p);
+      if (killed) return say('reporter');
       break;
     case 'Diplomat':
-      if (displaced && exited) return t('narr.diplomat_maze', p);
-      if (displaced && displaced.to === MAZE) return t('narr.diplomat_to_maze', p);
-      if (displaced) return t('narr.diplomat', p);
+      if (displaced && exited) return say('diplomat_maze');
+      if (displaced && displaced.to === MAZE) return say('diplomat_to_maze');
+      if (displaced) return say('diplomat');
       break;
     case 'Necromobile':
-      if (corpse && exited) return t('narr.necromobile_maze', p);
-      if (corpse) return t('narr.necromobile', p);
+      if (corpse && exited) return say('necromobile_maze');
+      if (corpse) return say('necromobile');
       break;
   }
-  return t('narr.move', p);
+  return say('move');
 }
 
 /**
@@ -102,8 +107,11 @@ function mainClause(t, fx, used) {
  * @param {any[]} fx
  * @param {Set<any>} used
  * @param {string | null} resigned  the player who resigned, if this is a resignation
+ * @param {Set<string> | null} present  the armies with a piece on the board after it, if known
  */
-function consequences(t, fx, used, resigned) {
+function consequences(t, fx, used, resigned, present) {
+  // Armies with no piece left on the board (a lesson's position without them) are not named.
+  const shown = (/** @type {string[]} */ armies) => (present ? armies.filter((a) => present.has(a)) : armies);
   const eliminated = new Set(fx.filter((e) => e.type === 'eliminated').map((e) => e.player));
   const out = [];
   for (const e of fx) {
@@ -122,13 +130,18 @@ function consequences(t, fx, used, resigned) {
       case 'encircled':
         out.push(t('narr.encircled', { player, adj: t(`adj_piece.${e.player}`), sq: e.at }));
         break;
-      case 'took_control':
-        out.push(t('narr.took_control', { player, armies: armiesName(t, e.armies) }));
+      case 'took_control': {
+        const armies = shown(e.armies);
+        if (armies.length) out.push(t('narr.took_control', { player, armies: armiesName(t, armies) }));
         break;
-      case 'orphaned':
-        out.push(t(e.armies.length === 1 ? 'narr.orphaned_one' : 'narr.orphaned_many',
-          { armies: armiesName(t, e.armies) }));
+      }
+      case 'orphaned': {
+        const armies = shown(e.armies);
+        if (armies.length) {
+          out.push(t(armies.length === 1 ? 'narr.orphaned_one' : 'narr.orphaned_many', { armies: armiesName(t, armies) }));
+        }
         break;
+      }
       case 'game_over': {
         const o = e.outcome;
         if (o && typeof o === 'object' && 'winner' in o) {
@@ -149,16 +162,19 @@ function consequences(t, fx, used, resigned) {
  * One sentence for an event of the game (PROTOCOL §3.5).
  * @param {Translate} t
  * @param {any} event
+ * @param {{board?: Record<string, any>}} [o]  the board after it, when known: armies without a
+ *   piece on it are not named as taken or orphaned (a lesson's position has no Yellow or Green
+ *   pieces, yet the core hands their empty armies to a Chief that takes the maze)
  * @returns {string}
  */
-export function narrate(t, event) {
+export function narrate(t, event, o = {}) {
   const fx = Array.isArray(event.effects) ? event.effects : [];
   const used = new Set();
   let main = '';
   let resigned = null;
   switch (event.kind) {
     case 'turn':
-      main = mainClause(t, fx, used);
+      main = mainClause(t, fx, used, event.player);
       if (!main && event.turn === 'pass') main = t('narr.pass', { player: t(`player.${event.player}`) });
       break;
     case 'resign':
@@ -179,7 +195,10 @@ export function narrate(t, event) {
     default:
       return lifeEvent(t, event);
   }
-  const rest = consequences(t, fx, used, resigned);
+  const present = o.board
+    ? new Set(Object.values(o.board).filter((c) => c && !('corpse' in c)).map((c) => c.army))
+    : null;
+  const rest = consequences(t, fx, used, resigned, present);
   const sentence = rest.length ? `${main}${t('narr.dash')}${listOf(t, rest)}` : main;
   return capitalize(sentence);
 }

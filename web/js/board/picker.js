@@ -148,7 +148,8 @@ export function movableSquares(st) {
 /**
  * Convenience for pointer and keyboard input: what a click on `square` does in this state.
  * A click on a piece that can move, while choosing a destination it is not, re-selects that piece.
- * A click on the chosen destination while choosing the Reporter's victim means "no victim".
+ * A click on the chosen destination while choosing the Reporter's victim chooses nothing: killing
+ * nobody is asked for with its own button (`choose(st, null)`), never guessed from a second click.
  * @param {PickerState} st
  * @param {string} square
  * @returns {PickerState | null} the next state, or null when the click means nothing
@@ -156,7 +157,6 @@ export function movableSquares(st) {
 export function click(st, square) {
   const s = stage(st);
   if (s.options.includes(square)) return choose(st, square);
-  if (s.field === 'victim' && s.allowNone && square === chosen(st, 'to')) return choose(st, null);
   if ((s.field === 'from' || s.field === 'to' || s.field === 'done') && movableSquares(st).includes(square)) {
     if (chosen(st, 'from') === square && st.path.length === 1) return reset(st);
     return choose(reset(st), square);

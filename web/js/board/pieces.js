@@ -1,5 +1,6 @@
-// The pieces as SVG: a disc in the army's colour with the role's symbol, and corpses as grey
-// discs with a skull and crossbones. Every symbol is drawn in a 100×100 box centred on (50, 50).
+// The pieces as SVG: the army's shape (round, square, hexagonal or diamond-shaped) in its colour
+// with the role's symbol, and corpses as grey discs with a skull and crossbones. Every symbol is
+// drawn in a 100×100 box centred on (50, 50).
 
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -10,6 +11,37 @@ export const ARMY_STYLE = {
   y: { fill: '#f4c430', ink: '#2a2000', edge: '#3d2e00' },
   g: { fill: '#2c9a4d', ink: '#f2fff5', edge: '#0b3d1a' },
 };
+
+/**
+ * Each army's shape, so that colour is never the only cue (issue 46): its pieces, its swatch in
+ * the player list, the turn list, the narration and the chart, and its turn marks on the board
+ * have it. Red round, Blue square, Yellow hexagonal, Green diamond-shaped: four outlines told
+ * apart at a glance, whatever colours a person sees.
+ */
+export const ARMY_SHAPE = /** @type {const} */ ({ r: 'circle', b: 'square', y: 'hexagon', g: 'diamond' });
+
+/**
+ * An army's shape as an SVG element, centred on (cx, cy), about as big as a circle of radius r.
+ * @param {string} army @param {number} cx @param {number} cy @param {number} r
+ * @param {Record<string, string | number>} [attrs]
+ * @returns {SVGElement}
+ */
+export function armyShape(army, cx, cy, r, attrs = {}) {
+  const shape = ARMY_SHAPE[/** @type {keyof typeof ARMY_SHAPE} */ (army)] || 'circle';
+  const pts = (/** @type {[number, number][]} */ list) => list.map(([x, y]) => `${(cx + x * r).toFixed(2)},${(cy + y * r).toFixed(2)}`).join(' ');
+  switch (shape) {
+    case 'square': {
+      const half = r * 0.88;
+      return el('rect', { x: cx - half, y: cy - half, width: 2 * half, height: 2 * half, rx: r * 0.22, ...attrs });
+    }
+    case 'hexagon':
+      return el('polygon', { points: pts([[0, -1.08], [0.935, -0.54], [0.935, 0.54], [0, 1.08], [-0.935, 0.54], [-0.935, -0.54]]), 'stroke-linejoin': 'round', ...attrs });
+    case 'diamond':
+      return el('polygon', { points: pts([[0, -1.14], [1.14, 0], [0, 1.14], [-1.14, 0]]), 'stroke-linejoin': 'round', ...attrs });
+    default:
+      return el('circle', { cx, cy, r, ...attrs });
+  }
+}
 
 /** Role symbols: each a list of [element, attributes, paint] where paint is 'ink' or 'fill'. */
 /** @type {Record<string, [string, Record<string, string | number>, 'ink' | 'fill'][]>} */
@@ -68,19 +100,18 @@ function el(name, attrs = {}) {
  */
 export function livingPiece(role, army) {
   const style = ARMY_STYLE[/** @type {keyof typeof ARMY_STYLE} */ (army)];
-  const g = /** @type {SVGGElement} */ (el('g', { class: `piece army-${army} role-${role}` }));
-  g.append(el('circle', { cx: 50, cy: 53, r: 40, class: 'piece-shadow' }));
-  g.append(el('circle', {
-    cx: 50, cy: 50, r: 40, fill: style.fill, stroke: style.edge, 'stroke-width': 4,
-  }));
-  g.append(el('circle', {
-    cx: 50, cy: 50, r: 33, fill: 'none', stroke: style.ink, 'stroke-width': 1.5, opacity: 0.45,
-  }));
+  const g = /** @type {SVGGElement} */ (el('g', { class: `piece army-${army} role-${role}`, 'data-shape': ARMY_SHAPE[/** @type {keyof typeof ARMY_SHAPE} */ (army)] }));
+  g.append(armyShape(army, 50, 53, 40, { class: 'piece-shadow' }));
+  g.append(armyShape(army, 50, 50, 40, { fill: style.fill, stroke: style.edge, 'stroke-width': 4, class: 'piece-body' }));
+  g.append(armyShape(army, 50, 50, 33, { fill: 'none', stroke: style.ink, 'stroke-width': 1.5, opacity: 0.45 }));
+  // A diamond's middle is narrower: its symbol is drawn a little smaller.
+  const symbols = army === 'g' ? el('g', { transform: 'translate(50 50) scale(.84) translate(-50 -50)' }) : g;
   for (const [name, attrs, paint] of SYMBOLS[role]) {
     const colour = paint === 'ink' ? style.ink : style.fill;
     const stroked = 'stroke-width' in attrs;
-    g.append(el(name, stroked ? { ...attrs, fill: 'none', stroke: colour } : { ...attrs, fill: colour }));
+    symbols.append(el(name, stroked ? { ...attrs, fill: 'none', stroke: colour } : { ...attrs, fill: colour }));
   }
+  if (symbols !== g) g.append(symbols);
   return g;
 }
 
@@ -129,13 +160,13 @@ export function eyeIcon(size = 14) {
 }
 
 /**
- * A small disc of an army's colour.
+ * A small mark of an army: its shape (ARMY_SHAPE) in its colour.
  * @param {string} army
  * @param {number} [size]
  */
 export function armySwatch(army, size = 14) {
   const style = ARMY_STYLE[/** @type {keyof typeof ARMY_STYLE} */ (army)];
-  const svg = el('svg', { viewBox: '0 0 20 20', width: size, height: size, class: 'swatch', 'aria-hidden': 'true' });
-  svg.append(el('circle', { cx: 10, cy: 10, r: 8, fill: style.fill, stroke: style.edge, 'stroke-width': 2 }));
+  const svg = el('svg', { viewBox: '0 0 20 20', width: size, height: size, class: `swatch swatch-${army}`, 'aria-hidden': 'true' });
+  if (style) svg.append(armyShape(army, 10, 10, 7.6, { fill: style.fill, stroke: style.edge, 'stroke-width': 2 }));
   return svg;
 }

@@ -68,3 +68,18 @@ export function turnPrompt(picker, board, on) {
     path.length ? h('code', { class: 'prompt-path', 'aria-label': t('game.so_far'), text: path.join(' → ') }) : null,
     h('span', { class: 'prompt-buttons' }, ...buttons));
 }
+
+/**
+ * What a click that chose nothing should say instead of describing the square, if anything: a
+ * second click on a Reporter's landing square asks how to kill nobody (it no longer does so by
+ * itself).
+ * @param {import('./picker.js').PickerState} picker @param {string} sq
+ * @returns {string}
+ */
+export function clickNote(picker, sq) {
+  const st = P.stage(picker);
+  if (st.field === 'victim' && sq === P.chosen(picker, 'to')) {
+    return t(st.allowNone ? 'game.victim_or_none' : 'game.victim_needed');
+  }
+  return '';
+}

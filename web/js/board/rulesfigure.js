@@ -1,13 +1,13 @@
-// A diagram of the rules page: the board with its coordinates written beside it in the page's
-// text size (legible on a phone as on a desktop, whatever the board's size), the squares its
-// caption speaks of marked, and "Play the example": Next and Back through the example's turns,
-// each drawn as the game draws a turn and explained in the caption. The positions and marks come
+// A diagram of the rules page: the board, seen from Red's seat as in the lessons, with its
+// coordinates beside it (board.js), the squares its caption speaks of marked, and "Play the
+// example": Next and Back through the example's turns, each drawn as the game draws a turn and
+// explained in the caption. The positions and marks come
 // from data/rules-examples.json, which the djambi command computed: nothing here knows a rule.
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { BoardView, squareAt } from './board.js';
-import { ARMIES, FILES, parseDpn, squareCoords } from './dpn.js';
+import { BoardView } from './board.js';
+import { ARMIES, parseDpn } from './dpn.js';
 import { parseTurn } from './picker.js';
 import { describeSquare } from './panels.js';
 
@@ -21,24 +21,9 @@ import { describeSquare } from './panels.js';
  * @property {{turn: string, position: string}[]} steps
  */
 
-/** The army drawn in the bottom-left corner: a1 there, as in the rules' text. */
-const BOTTOM = 'g';
-
-/**
- * The coordinates beside a board seen from `bottom`: the labels along the left edge, top to
- * bottom, and along the bottom edge, left to right.
- * @param {string} bottom
- */
-export function edgeLabels(bottom) {
-  const name = (/** @type {string} */ sq, /** @type {boolean} */ file) => {
-    const c = squareCoords(sq);
-    return file ? FILES[c.file] : String(c.rank + 1);
-  };
-  const filesAlongBottom = squareCoords(squareAt(0, 0, bottom)).file !== squareCoords(squareAt(1, 0, bottom)).file;
-  const left = [8, 7, 6, 5, 4, 3, 2, 1, 0].map((row) => name(squareAt(0, row, bottom), !filesAlongBottom));
-  const below = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((col) => name(squareAt(col, 0, bottom), filesAlongBottom));
-  return { left, below };
-}
+/** The army drawn in the bottom-left corner: Red's, as in the lessons (every board turns so
+ * that its viewer's army is at the bottom; on the rules page and in the lessons that is Red). */
+const BOTTOM = 'r';
 
 /**
  * The board's marks before the example is played.
@@ -82,7 +67,6 @@ function stepMarks(f, k) {
 export function rulesFigure(name, f) {
   const view = new BoardView({ describe: describeSquare, label: t(`rules.fig_${name}`) });
   view.setOrientation(BOTTOM);
-  const { left, below } = edgeLabels(BOTTOM);
   const caption = h('figcaption', { 'aria-live': 'polite' });
   const controls = h('div', { class: 'example-controls' });
   let step = 0;
@@ -119,10 +103,7 @@ export function rulesFigure(name, f) {
 
   show(0);
   return h('figure', { class: 'rules-figure', dataset: { figure: name } },
-    h('div', { class: 'figure-board' },
-      h('div', { class: 'figure-ranks', 'aria-hidden': 'true' }, ...left.map((s) => h('span', { text: s }))),
-      view.svg,
-      h('div', { class: 'figure-files', 'aria-hidden': 'true' }, ...below.map((s) => h('span', { text: s })))),
+    h('div', { class: 'figure-board' }, view.el),
     caption,
     controls);
 }

@@ -10,6 +10,8 @@ import { language, makeTranslator } from '../i18n.js';
  * @property {Record<string, any>[]} goal  what the turn must do (goal.js)
  * @property {string} example       a turn that meets the goal (the lessons' test plays it)
  * @property {string[]} [focus]     squares to point at
+ * @property {{if: Record<string, any>, say: string}[]} [misses]  wrong answers it knows, each
+ *   with the key of its own words (goal.js `feedbackKey`)
  */
 
 /**

@@ -10,6 +10,11 @@
 //             `"?b"` is any Blue piece; a list of squares means any of them);
 //   refused   text the core's reason contains (`"(R3.5)"`): the goal is to see the rule refuse
 //             the turn.
+//
+// A step may also list `misses`: wrong answers it knows, each `{"if": alternative, "say": key}`,
+// so that the feedback names what differs from the goal (a Reporter that stopped beside its
+// target but killed nobody is told so, not told to stop beside it). The first that holds gives
+// the words' key; a wrong answer none describes gets the step's `wrong`.
 
 import { parseTurn } from '../board/picker.js';
 
@@ -85,4 +90,19 @@ export function wantsRefusal(goal) {
  */
 export function citedRules(reason) {
   return [...String(reason).matchAll(/\bR\d+(?:\.\d+)?[a-z]?\b/g)].map((m) => m[0]);
+}
+
+/**
+ * The key of the step's words that answers an outcome: `done` when it meets the goal, else the
+ * first of the step's `misses` that describes it, else `wrong`.
+ * @param {{goal: Record<string, any>[], misses?: {if: Record<string, any>, say: string}[]}} step
+ * @param {Outcome} outcome
+ * @returns {string}
+ */
+export function feedbackKey(step, outcome) {
+  if (meetsGoal(step.goal, outcome)) return 'done';
+  for (const miss of step.misses || []) {
+    if (meetsAlternative(miss.if, outcome)) return miss.say;
+  }
+  return 'wrong';
 }

@@ -7,9 +7,11 @@ import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { errorText } from '../errors.js';
 import { narrate } from '../board/narrate.js';
+import { parseDpn } from '../board/dpn.js';
+import { armySwatch } from '../board/pieces.js';
 import { Trainer } from './trainer.js';
-import { hintFor, playOn, positionInfo } from './positions.js';
-import { meetsGoal, wantsRefusal } from './goal.js';
+import { hintFor, playOn, positionInfo, tryOn } from './positions.js';
+import { feedbackKey, meetsGoal, wantsRefusal } from './goal.js';
 import { lessonProgress, saveLesson } from './progress.js';
 
 /**
@@ -18,6 +20,8 @@ import { lessonProgress, saveLesson } from './progress.js';
  * @property {() => string} say   the lesson's words (in the language of the moment)
  * @property {string} [reason]    the core's reason for refusing the turn
  * @property {any} [event]        the turn played (or suggested), told as a sentence
+ * @property {string} [after]     the position after it (DPN): armies with no piece left on the
+ *   board are not named in the sentence
  */
 
 /** @param {import('./positions.js').Played} p */
@@ -78,30 +82,32 @@ export function lessonPlayer(root, o) {
     busy = true;
     renderActions();
     try {
-      const played = await playOn(position, turn);
+      const tried = await tryOn(position, turn);
       if (position !== step().position) {
         busy = false;
         return;
       }
-      solved = meetsGoal(s.goal, { turn: played.turn, effects: played.wireEffects });
-      trainer.showPlayed(played);
-      const field = solved ? 'done' : 'wrong';
-      const k = key(field);
-      feedback = { kind: solved ? 'right' : 'wrong', say: () => words(k), event: turnEvent(played) };
-    } catch (e) {
-      const err = /** @type {any} */ (e);
-      if (err && err.code === 'illegal') {
-        solved = meetsGoal(s.goal, { refused: err.message });
+      if ('refused' in tried) {
+        // Refused by the rules: the point of a step that asks to see it, else a try again.
+        const reason = tried.refused;
+        solved = meetsGoal(s.goal, { refused: reason });
         const k = key('done');
         feedback = solved
-          ? { kind: 'right', say: () => words(k), reason: err.message }
-          : { kind: 'refused', say: () => t('learn.refused_try_again'), reason: err.message };
+          ? { kind: 'right', say: () => words(k), reason }
+          : { kind: 'refused', say: () => t('learn.refused_try_again'), reason };
         if (solved) trainer.lock();
         else trainer.reset();
       } else {
-        toast(errorText(e), 'error');
-        trainer.reset();
+        const played = /** @type {import('./positions.js').Played} */ (tried);
+        const field = feedbackKey(s, { turn: played.turn, effects: played.wireEffects });
+        solved = field === 'done';
+        trainer.showPlayed(played);
+        const k = key(field);
+        feedback = { kind: solved ? 'right' : 'wrong', say: () => words(k), event: turnEvent(played), after: played.position };
       }
+    } catch (e) {
+      toast(errorText(e), 'error');
+      trainer.reset();
     }
     if (solved) saveLesson(lesson.id, Math.min(index + 1, lesson.steps.length - 1), index === lesson.steps.length - 1);
     busy = false;
@@ -123,7 +129,7 @@ export function lessonPlayer(root, o) {
       // The engine plays for the position, not for the lesson: say so when its turn is not the
       // step's point.
       const fits = meetsGoal(step().goal, { turn: played.turn, effects: played.wireEffects });
-      feedback = { kind: 'hint', say: () => t(fits ? 'learn.hint_help' : 'learn.hint_other'), event: turnEvent(played) };
+      feedback = { kind: 'hint', say: () => t(fits ? 'learn.hint_help' : 'learn.hint_other'), event: turnEvent(played), after: played.position };
     } catch (e) {
       toast(errorText(e), 'error');
     }
@@ -163,7 +169,8 @@ export function lessonPlayer(root, o) {
     replace(status, h('div', { class: ['feedback', `feedback-${feedback.kind}`] },
       h('p', { class: 'feedback-lead', text: t(lead) }),
       feedback.reason ? h('p', { class: 'core-reason' }, h('span', { class: 'visually-hidden', text: t('learn.reason_label') }), h('code', { text: feedback.reason })) : null,
-      feedback.event ? h('p', { class: 'happened' }, h('code', { class: 'notation', text: feedback.event.turn }), ' ', narrate(t, feedback.event)) : null,
+      feedback.event ? h('p', { class: 'happened' }, armySwatch(feedback.event.player, 12), ' ', h('code', { class: 'notation', text: feedback.event.turn }), ' ',
+        narrate(t, feedback.event, { board: feedback.after ? parseDpn(feedback.after).board : undefined })) : null,
       h('p', { class: 'feedback-text', text: feedback.say() })));
   }
 

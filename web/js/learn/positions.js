@@ -44,6 +44,16 @@ export const positionInfo = (position) => api('POST', '/api/positions', { positi
 export const playOn = (position, turn) => api('POST', '/api/positions/play', { position, turn }).then(fromWire);
 
 /**
+ * POST /api/positions/try: the turn judged by the core, answered either way (a refusal a lesson
+ * asks to see is an answer, not an error the browser would log): the turn played, or
+ * `{refused: reason}`.
+ * @param {string} position @param {string} turn
+ * @returns {Promise<Played | {refused: string}>}
+ */
+export const tryOn = (position, turn) => api('POST', '/api/positions/try', { position, turn })
+  .then((v) => (typeof v.refused === 'string' ? { refused: v.refused } : fromWire(v)));
+
+/**
  * POST /api/positions/hint: the engine's turn for the player to move.
  * @param {string} position
  * @returns {Promise<{turn: string, player: string}>}

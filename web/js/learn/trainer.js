@@ -7,9 +7,9 @@
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { BoardView } from '../board/board.js';
-import { parseDpn } from '../board/dpn.js';
+import { parseDpn, previewBoard } from '../board/dpn.js';
 import * as P from '../board/picker.js';
-import { turnPrompt } from '../board/prompt.js';
+import { clickNote, turnPrompt } from '../board/prompt.js';
 import { describeSquare, hostageArmy, orphanedArmies } from '../board/panels.js';
 import { touchedSquares, travels } from '../board/model.js';
 import { widenLegal } from './compose.js';
@@ -44,7 +44,7 @@ export class Trainer {
       onBack: () => this.back(),
       onCursor: (sq) => this.cursorMoved(sq),
     });
-    this.frame = h('div', { class: 'board-frame' }, this.board.svg);
+    this.frame = h('div', { class: 'board-frame' }, this.board.el);
     this.prompt = h('div', { class: 'prompt', 'aria-live': 'polite' });
     this.el = h('div', { class: 'board-col' }, this.frame, this.prompt);
   }
@@ -91,10 +91,13 @@ export class Trainer {
    */
   showPlayed(played) {
     const event = { kind: 'turn', player: played.player, turn: played.turn, effects: played.effects };
+    // The learner's own turn is on the board already (drawn as it was entered): no slide again.
+    const entered = P.stage(this.picker).turn === played.turn;
     this.after = { dpn: played.position, event };
     this.locked = true;
     this.hint = [];
-    this.render(travels(event));
+    this.note = '';
+    this.render(entered ? [] : travels(event));
   }
 
   /** No turn may be entered (while the server answers, or once the step is over). */
@@ -130,7 +133,13 @@ export class Trainer {
     }
     const next = P.click(this.picker, sq);
     if (!next) {
-      this.describe(sq);
+      const note = clickNote(this.picker, sq);
+      if (note) {
+        this.note = note;
+        this.renderPrompt();
+      } else {
+        this.describe(sq);
+      }
       return;
     }
     this.picker = next;
@@ -152,6 +161,7 @@ export class Trainer {
     const next = P.choose(this.picker, null);
     if (!next) return;
     this.picker = next;
+    this.note = '';
     if (P.stage(this.picker).field === 'done') this.complete();
     else this.render();
   }
@@ -198,7 +208,14 @@ export class Trainer {
     /** @type {import('../board/board.js').Marks} */
     const marks = { dim: orphanedArmies(pos), hostage: hostageArmy(pos), hint: this.hint, last: this.hint.length ? [] : this.focus };
     if (entering) Object.assign(marks, this.choiceMarks());
-    this.board.draw(pos.board, marks, animate);
+    // The piece is drawn where it went while the rest of the turn is chosen (the victim, the
+    // exit, where the corpse goes) and while the server judges it: not back on its start square.
+    const from = P.chosen(this.picker, 'from');
+    const to = P.chosen(this.picker, 'to');
+    const shown = from && to ? previewBoard(pos.board, {
+      from, to, victim: P.chosen(this.picker, 'victim') ?? null, exit: P.chosen(this.picker, 'exit') ?? null, place: P.chosen(this.picker, 'place') ?? null,
+    }) : pos.board;
+    this.board.draw(shown, marks, animate);
   }
 
   /**

@@ -11,6 +11,8 @@ import { TableCommands } from '../play/commands.js';
 import { GameView } from '../play/view.js';
 import { GameConnection } from '../play/connection.js';
 import { syncPush } from '../shared/push.js';
+import { gameExists } from '../api.js';
+import { t } from '../i18n.js';
 
 /**
  * Mounts the game page.
@@ -32,25 +34,41 @@ export function mount(main, { id }) {
   const connection = new GameConnection(state, view, commands);
 
   view.renderAll();
-  if (invite) {
-    // An invite link: take the seat under a name first, unless it is ours already or taken.
-    view.root.hidden = true;
-    openInvite(main, id, invite, held, (claimed) => {
-      if (claimed) saveSeat(id, claimed);
-      state.seat = claimed;
-      view.root.hidden = false;
+  // An invite link shows its own card first, not the game behind it.
+  view.root.hidden = Boolean(invite);
+  let left = false;
+  const open = () => {
+    if (left) return;
+    if (invite) {
+      // An invite link: take the seat under a name first, unless it is ours already or taken.
+      openInvite(main, id, invite, held, (claimed) => {
+        if (claimed) saveSeat(id, claimed);
+        state.seat = claimed;
+        view.root.hidden = false;
+        connection.connect();
+        view.renderAll();
+        // A seat just taken: its notifications reach this browser too (if it allowed them).
+        if (claimed) syncPush();
+      });
+    } else {
       connection.connect();
-      view.renderAll();
-      // A seat just taken: its notifications reach this browser too (if it allowed them).
-      if (claimed) syncPush();
-    });
-  } else {
-    connection.connect();
-    if (held) syncPush();
-  }
+      if (held) syncPush();
+    }
+  };
+  // A game that is not there is said so at once, without a socket refused or a 404 (expected
+  // answers, not errors for the browser to log).
+  gameExists(id).then((exists) => {
+    if (left) return;
+    if (exists) open();
+    else {
+      view.root.hidden = false;
+      connection.fail(t('game.not_found'));
+    }
+  });
 
   return {
     unmount() {
+      left = true;
       view.ticker.stop();
       connection.close();
     },

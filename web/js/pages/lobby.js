@@ -69,7 +69,9 @@ export function mount(main) {
             type: 'button', class: 'btn btn-gold play-bots', disabled: quickBusy,
             text: quickBusy ? t('lobby.bots_starting') : t('lobby.play_bots'), onclick: playBots,
           }),
-          h('a', { href: '/rules', class: 'btn btn-ghost', text: t('lobby.learn_rules') })),
+          // A first-timer learns by playing (the lessons); the rules are the reference, a link below.
+          h('a', { href: '/learn', class: 'btn btn-ghost learn-link', text: t('lobby.learn_rules') }),
+          h('a', { href: '/rules', class: 'btn btn-ghost rules-link', text: t('lobby.rules_reference') })),
         h('p', { class: 'hero-note', text: t('lobby.play_bots_help') }),
         h('p', { class: 'hero-note bots-limit', text: t('lobby.play_bots_limit') })),
       h('div', { class: 'hero-pieces', 'aria-hidden': 'true' },

@@ -5,7 +5,7 @@
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { getGame, loadHistory, recordTextUrl, recordUrl } from '../api.js';
+import { gameExists, getGame, loadHistory, recordTextUrl, recordUrl } from '../api.js';
 import { GameSocket } from '../shared/socket.js';
 import { BoardView } from '../board/board.js';
 import { parseDpn, ARMIES } from '../board/dpn.js';
@@ -13,6 +13,7 @@ import { addHistory, applyEvent, gameAt, normalizeGame, positions, syncSeats, to
 import { narrate } from '../board/narrate.js';
 import { historyList, scrollToCurrent } from '../board/turns.js';
 import { describeSquare, orphanedArmies, hostageArmy, playersPanel, gameOverCard } from '../board/panels.js';
+import { armySwatch } from '../board/pieces.js';
 
 import { errorText } from '../errors.js';
 import { icon } from '../board/icons.js';
@@ -49,7 +50,7 @@ export function mount(main, { id }) {
   /** Where the engine's analysis goes, under the board: a finished game's. */
   const reviewSlot = h('div', { class: 'review-slot' });
   root.append(head, h('div', { class: 'game-layout' },
-    h('div', { class: 'board-col' }, h('div', { class: 'board-frame' }, board.svg), caption, controls, reviewSlot),
+    h('div', { class: 'board-col' }, h('div', { class: 'board-frame' }, board.el), caption, controls, reviewSlot),
     side));
   main.append(root);
   const analysis = new AnalysisPanel({
@@ -93,6 +94,12 @@ export function mount(main, { id }) {
     if (socket) socket.close();
     socket = null;
     try {
+      // A missing game is an answer (said without a 404 for the browser to log).
+      if (!game && !(await gameExists(id))) {
+        error = t('game.not_found');
+        render();
+        return;
+      }
       game = normalizeGame(await getGame(id));
       syncSeats(game);
       error = '';
@@ -199,7 +206,9 @@ export function mount(main, { id }) {
     const ev = idx >= 0 ? game.events[idx] : null;
     const pos = parseDpn(ev ? ev.dpn : game.start);
     board.draw(pos.board, { last: touchedSquares(ev), dim: orphanedArmies(pos), hostage: hostageArmy(pos) }, animate && ev ? travels(ev) : []);
-    caption.textContent = ev ? narrate(t, ev) : t('game.start_position');
+    // The narration with the mover's mark (its army's shape and colour).
+    const who = ev && (ev.player || ev.by);
+    replace(caption, who ? armySwatch(who, 14) : null, who ? ' ' : null, ev ? narrate(t, ev) : t('game.start_position'));
   }
 
   function play() {

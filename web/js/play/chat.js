@@ -85,12 +85,17 @@ export class ChatPanel {
     return max;
   }
 
-  /** @param {any} m */
+  /**
+   * A message came: shown, and counted unread unless it is ours or read at once. Returns whether
+   * it is someone else's new message (its sound).
+   * @param {any} m
+   */
   add(m) {
-    if (!this.insert(m)) return;
+    if (!this.insert(m)) return false;
     this.drawList();
     const mine = m.from && m.from === this.o.me();
     if (!mine && !this.reading()) this.setUnread(this.unread + 1);
+    return !mine;
   }
 
   /** @param {boolean} online */

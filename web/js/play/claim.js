@@ -3,7 +3,7 @@
 
 import { h, toast } from '../dom.js';
 import { t } from '../i18n.js';
-import { claimSeat, getGame } from '../api.js';
+import { checkInvite, claimSeat, getGame } from '../api.js';
 import { forgetSeat, saveSeat } from '../shared/tokens.js';
 import { armySwatch } from '../board/pieces.js';
 import { errorText, fieldError } from '../errors.js';
@@ -11,10 +11,12 @@ import { clearInvalid, markInvalid } from '../shared/invalid.js';
 import { rememberName, savedName } from '../prefs.js';
 
 /**
- * Opens an invite link (PROTOCOL §2, claim): a free seat asks for the name the others will see;
- * a seat already claimed opens at once if this browser holds its token, else says who has it
- * and offers to play it from here (the same person on another device: the link is the seat) or
- * to watch. Calls `done` with the seat to play, or null to watch.
+ * Opens an invite link (PROTOCOL §2, claim): the server first says which seat the link's token
+ * opens (seats/check), so that a wrong or replaced link says so, with watching as the only way
+ * on; a right link to a free seat asks for the name the others will see; a right link to a seat
+ * already claimed opens at once if this browser holds it, else says who plays it on another
+ * device and offers to play it from here too (the link is the seat) or to watch. Calls `done`
+ * with the seat to play, or null to watch.
  * @param {HTMLElement} main
  * @param {string} id
  * @param {{player: string, token: string}} invite  the link's seat and token
@@ -22,14 +24,26 @@ import { rememberName, savedName } from '../prefs.js';
  * @param {(seat: {player: string, token: string} | null) => void} done
  */
 export function openInvite(main, id, invite, held, done) {
-  getGame(id).then((g) => {
+  getGame(id).then(async (g) => {
     const seat = (g.seats || []).find((/** @type {any} */ x) => x.player === invite.player);
-    if (!seat || !seat.claimed) {
-      showClaim(main, id, invite, seat && seat.name ? seat.name : '', done);
-    } else if (held && held.player === invite.player) {
+    if (seat && seat.claimed && held && held.player === invite.player) {
       // Claimed from this browser already (with this token, or with the newer one an open
       // game's claim gave): keep what we hold.
       done(held);
+      return;
+    }
+    /** @type {string | null | undefined} */
+    let opens;
+    try {
+      opens = (await checkInvite(id, invite.token)).player;
+    } catch {
+      opens = undefined; // not known (offline, or too many wrong tokens): the claim will tell
+    }
+    if (opens === null || (opens && opens !== invite.player)) {
+      forgetSeat(id);
+      showInvalid(main, invite, done);
+    } else if (!seat || !seat.claimed) {
+      showClaim(main, id, invite, seat && seat.name ? seat.name : '', done);
     } else {
       showTaken(main, invite, seat.name || '', done);
     }
@@ -67,7 +81,14 @@ function showClaim(main, id, seat, preset, done) {
         saveSeat(id, result);
       } catch (err) {
         const code = /** @type {any} */ (err).code;
-        if (code === 'seat_taken') {
+        if (code === 'bad_token') {
+          // The link stopped working meanwhile (the creator replaced it).
+          form.remove();
+          forgetSeat(id);
+          showInvalid(main, seat, done);
+          return;
+        }
+        if (code === 'seat_taken' || code === 'seat_held') {
           // Someone claimed it first: say who, instead of carrying on under a name nobody sees.
           form.remove();
           const g = await getGame(id).catch(() => null);
@@ -83,7 +104,7 @@ function showClaim(main, id, seat, preset, done) {
           return;
         }
         toast(errorText(err), 'error');
-        if (code === 'bad_token' || code === 'not_found') {
+        if (code === 'not_found') {
           forgetSeat(id);
           result = null;
         } else {
@@ -103,14 +124,35 @@ function showClaim(main, id, seat, preset, done) {
 }
 
 /**
- * The seat is taken: by whom, and the choice to play it from here or to watch.
+ * The link's token opens no seat (mistyped, or the creator replaced it): it says so, and the
+ * only way on is to watch.
+ * @param {HTMLElement} main @param {{player: string, token: string}} seat
+ * @param {(seat: {player: string, token: string} | null) => void} done
+ */
+function showInvalid(main, seat, done) {
+  const card = h('section', { class: 'card claim invite-invalid', 'aria-labelledby': 'invalid-title', role: 'alert' },
+    h('h1', { id: 'invalid-title', text: t('claim.invalid_title') }),
+    h('p', { text: t('claim.invalid_body') }),
+    h('div', { class: 'action-row' },
+      h('button', {
+        type: 'button', class: 'btn btn-primary watch-taken', text: t('game.watch'),
+        onclick: () => { card.remove(); done(null); },
+      })));
+  main.prepend(card);
+  const first = card.querySelector('button');
+  if (first) first.focus();
+}
+
+/**
+ * The seat is held with this very link on another device: by whom, and the choice to play it
+ * from here too or to watch.
  * @param {HTMLElement} main @param {{player: string, token: string}} seat @param {string} name
  * @param {(seat: {player: string, token: string} | null) => void} done
  */
 function showTaken(main, seat, name, done) {
   const player = t(`player.${seat.player}`);
   const shown = name || player;
-  const card = h('section', { class: 'card claim seat-taken', 'aria-labelledby': 'taken-title', role: 'alert' },
+  const card = h('section', { class: 'card claim seat-taken seat-held', 'aria-labelledby': 'taken-title', role: 'alert' },
     h('h1', { id: 'taken-title' }, armySwatch(seat.player, 24), h('span', { text: t('game.seat_taken_title', { player }) })),
     h('p', { text: t('game.seat_taken_body', { name: shown }) }),
     h('div', { class: 'action-row' },

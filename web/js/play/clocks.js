@@ -69,6 +69,26 @@ export function firstTurnNote(g) {
   return h('span', { class: 'deadline first-turn', role: 'timer', dataset: { player: g.clock.running } });
 }
 
+/** A player's own running live clock is low (its warning sound) under this share of the time it
+ * started with, or under LOW_FLOOR_MS, whichever comes first. */
+const LOW_SHARE = 0.1;
+const LOW_FLOOR_MS = 20_000;
+
+/**
+ * Whether `me`'s live clock is running and low now (under 10 % of its start or 20 s, whichever
+ * comes first): the cue for the low-clock sound. False on a first turn (the clock has not
+ * started) and without a live clock.
+ * @param {any} g @param {string | null} me @param {number} now  server time, ms
+ */
+export function lowClock(g, me, now) {
+  if (!me || !g || g.result || !g.clock || g.clock.kind !== 'live' || g.clock.running !== me || g.clock.first_turn) return false;
+  const times = liveTimes(g.clock, now);
+  if (!times || typeof times[me] !== 'number') return false;
+  const spec = g.settings && g.settings.clock;
+  const initial = spec && typeof spec.initial_s === 'number' ? spec.initial_s * 1000 : 0;
+  return times[me] > 0 && times[me] < Math.max(initial * LOW_SHARE, LOW_FLOOR_MS);
+}
+
 /** Keeps every clock face under a root element ticking. */
 export class ClockTicker {
   /**

@@ -15,6 +15,7 @@ import { addHistory, applyEvent, applyPresence, normalizeGame, syncSeats, travel
 import { narrate } from '../board/narrate.js';
 import { errorText } from '../errors.js';
 import { savedName } from '../prefs.js';
+import { playSound, playTurnSound } from '../shared/alerts.js';
 
 /** Events after which the position (and so the turn being entered) is new. */
 const NEW_POSITION = ['turn', 'resign', 'draw_agreed', 'started', 'seat_to_bot', 'seat_to_human', 'taken_back', 'paused'];
@@ -152,6 +153,8 @@ export class GameConnection {
     if (!wasOver && game.result) view.scrollToResult = true;
     // Our own turn is drawn at once; the others' have their moment, one after another.
     const mine = view.recap.isMine(ev);
+    // Our own turn sounds at once; the others' when their moment comes (recapview.js).
+    if (mine) playTurnSound(ev);
     view.recap.event(msg.v, ev);
     view.renderAll(mine && state.viewing === null ? travels(ev) : []);
   }
@@ -169,7 +172,8 @@ export class GameConnection {
 
   /** @param {any} msg */
   onChat(msg) {
-    this.view.chat.add(msg);
+    // Someone else's new message: its sound.
+    if (this.view.chat.add(msg)) playSound('chat');
     if (msg.to && msg.from !== this.state.me()) toast(t('chat.whisper_toast', { name: msg.name || t(`player.${msg.from}`) }));
   }
 

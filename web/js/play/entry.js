@@ -7,7 +7,7 @@ import { t } from '../i18n.js';
 import { parseDpn, previewBoard } from '../board/dpn.js';
 import * as P from '../board/picker.js';
 import { isAlive, positions, touchedSquares } from '../board/model.js';
-import { turnPrompt } from '../board/prompt.js';
+import { clickNote, turnPrompt } from '../board/prompt.js';
 import { describeSquare, orphanedArmies, hostageArmy, who } from '../board/panels.js';
 import { errorText } from '../errors.js';
 
@@ -81,8 +81,10 @@ export class TurnEntry {
         return;
       }
     }
-    // A click that enters nothing says what stands there (the tooltip, for touch screens).
-    this.info = describeSquare(sq, this.c.board.board[sq]);
+    // A click that enters nothing says what stands there (the tooltip, for touch screens), or
+    // how to go on where it looked like a choice.
+    const note = this.c.myTurn() && this.c.viewing() === null ? clickNote(this.picker, sq) : '';
+    this.info = note || describeSquare(sq, this.c.board.board[sq]);
     this.renderPrompt();
   }
 
@@ -113,6 +115,7 @@ export class TurnEntry {
     const next = P.choose(this.picker, value);
     if (next) {
       this.picker = next;
+      this.info = '';
       this.afterPick();
     }
   }

@@ -91,6 +91,7 @@ export class TurnRecap {
    * @param {object} o
    * @param {(item: RecapItem) => void} o.onStep  an item's moment came: say it, draw it
    * @param {() => void} o.onIdle                 everything queued has been shown
+   * @param {() => number} [o.pace]  how long moments last against the normal pace (default 1)
    * @param {(fn: () => void, ms: number) => any} [o.schedule]
    * @param {(handle: any) => void} [o.cancel]
    */
@@ -99,6 +100,8 @@ export class TurnRecap {
     this.onIdle = o.onIdle;
     this.schedule = o.schedule || ((fn, ms) => setTimeout(fn, ms));
     this.cancel = o.cancel || ((handle) => clearTimeout(handle));
+    /** How long each moment lasts against the normal pace (the animation speed chosen). */
+    this.pace = o.pace || (() => 1);
     /** The turns marked (shown already), oldest first. @type {RecapItem[]} */
     this.marked = [];
     /** Waiting for their moment. @type {RecapItem[]} */
@@ -228,9 +231,13 @@ export class TurnRecap {
 
   /** How long a turn is shown: shorter as more wait. @param {RecapItem} item */
   momentOf(item) {
-    if (item.event.turn === 'pass') return PASS_MS;
+    // Slower or faster with the animation speed; with animations off each turn still has a
+    // short moment, so that the turns can be followed one after another.
+    const pace = this.pace();
+    const scaled = (/** @type {number} */ ms) => Math.max(MIN_STEP_MS, Math.round(ms * pace));
+    if (item.event.turn === 'pass') return scaled(PASS_MS);
     const waiting = this.queue.filter((x) => x.position).length;
-    return waiting <= 3 ? STEP_MS : Math.max(MIN_STEP_MS, Math.round((STEP_MS * 3) / waiting));
+    return waiting <= 3 ? scaled(STEP_MS) : Math.max(MIN_STEP_MS, Math.round((scaled(STEP_MS) * 3) / waiting));
   }
 
   /** A watcher keeps the last `limit` turns; never one still to be shown. */

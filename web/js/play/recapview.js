@@ -10,6 +10,12 @@ import { narrate } from '../board/narrate.js';
 import { isAlive, travels } from '../board/model.js';
 import { TurnRecap, turnsSince } from './recap.js';
 import { eliminationText, outNoticeCard } from './outnotice.js';
+import { playTurnSound } from '../shared/alerts.js';
+import { motionFactor } from '../shared/settings.js';
+
+/** The recap's pace: the animation speed chosen (a turn's moment at normal speed is 1; the
+ * system's reduced motion does not hurry it, it only stops the pieces sliding). */
+const recapPace = motionFactor;
 
 /** Sentences kept in the narration log (older ones were read already). */
 const LOG_KEEP = 12;
@@ -37,7 +43,7 @@ export class RecapView {
     this.notice = null;
     /** Where it is shown (above the banner): drawn once, so that it is announced once. */
     this.noticeSlot = h('div', { class: 'notice-slot' });
-    this.recap = new TurnRecap({ onStep: (item) => this.step(item), onIdle: () => c.onIdle() });
+    this.recap = new TurnRecap({ onStep: (item) => this.step(item), onIdle: () => c.onIdle(), pace: recapPace });
   }
 
   /** Whether the person plays a seat still in the game (else they watch the last round). */
@@ -111,7 +117,7 @@ export class RecapView {
   /** A new snapshot: what was marked or waiting belonged to the old copy of the game. */
   reset() {
     this.recap.finish();
-    this.recap = new TurnRecap({ onStep: (item) => this.step(item), onIdle: () => this.c.onIdle() });
+    this.recap = new TurnRecap({ onStep: (item) => this.step(item), onIdle: () => this.c.onIdle(), pace: recapPace });
     this.renderList();
   }
 
@@ -157,6 +163,8 @@ export class RecapView {
   /** @param {import('./recap.js').RecapItem} item */
   step(item) {
     this.say(narrate(t, item.event));
+    // A turn's moment on the board: its sound (a move, or a kill).
+    if (item.position) playTurnSound(item.event);
     const out = this.outTexts.get(item.v);
     if (out) {
       this.outTexts.delete(item.v);

@@ -73,7 +73,8 @@ export async function joinRematch(offer, me, token) {
     const seat = await claimSeat(offer.game, { token });
     player = seat.player;
   } catch (e) {
-    if (!(e && /** @type {any} */ (e).code === 'seat_taken')) throw e;
+    // Taken with this token already (another tab): `seat_held`.
+    if (!(e && ['seat_held', 'seat_taken'].includes(/** @type {any} */ (e).code))) throw e;
   }
   saveSeat(offer.game, { player, token });
   location.assign(`/game/${encodeURIComponent(offer.game)}`);

@@ -2,7 +2,8 @@
 // (entry.js) and its hint (hint.js), the recap of the others' turns (recapview.js), the chat and the turn list (tabs on
 // a narrow screen: sidetabs.js), the clocks (clocks.js) — and the drawing of its panels from the
 // page's state: the head, the banner (banner.js), the players, the actions (actions.js) and the
-// turn list (history.js). It redraws what time alone changes, and chimes when our turn comes.
+// turn list (history.js), and the text view of the board for screen readers (textview.js). It
+// redraws what time alone changes, and sounds when our turn comes or our clock runs low.
 
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
@@ -16,12 +17,13 @@ import { TurnEntry } from './entry.js';
 import { bannerContent } from './banner.js';
 import { actionsContent } from './actions.js';
 import { renderHistory } from './history.js';
-import { ClockTicker, durationText, seatClock } from './clocks.js';
-import { chime, notifyIfHidden, titleAlertOn, unlockAudioOnGesture } from '../shared/alerts.js';
+import { ClockTicker, durationText, lowClock, seatClock } from './clocks.js';
+import { chime, notifyIfHidden, playSound, titleAlertOn, unlockAudioOnGesture } from '../shared/alerts.js';
 import { awayFor, voteTarget } from './table.js';
 import { RecapView } from './recapview.js';
 import { SideTabs } from './sidetabs.js';
 import { HintRow } from './hint.js';
+import { TextView } from './textview.js';
 
 /** A seat counts as away on the page after this long without a connection (reloads are quicker). */
 const AWAY_SHOWN_MS = 10_000;
@@ -44,6 +46,8 @@ export class GameView {
     this.voteLevel = /** @type {string | null} */ (null);
     /** The game ended while we watched: bring the result into view once it is shown. */
     this.scrollToResult = false;
+    /** The version at which our low clock was last warned of (one warning per turn). */
+    this.lowWarned = /** @type {number | null} */ (null);
 
     const me = () => state.me();
     this.root = h('div', { class: 'game-page' });
@@ -59,7 +63,7 @@ export class GameView {
       describe: describeSquare,
       label: t('game.board'),
     });
-    const boardFrame = h('div', { class: 'board-frame' }, this.board.svg);
+    const boardFrame = h('div', { class: 'board-frame' }, this.board.el);
     const prompt = h('div', { class: 'prompt', 'aria-live': 'polite' });
     /** The keyboard cursor's square, said to screen readers. */
     this.live = h('div', { class: 'visually-hidden', 'aria-live': 'polite' });
@@ -104,10 +108,15 @@ export class GameView {
       onUnread: (/** @type {number} */ n) => { this.tabs.setUnread(n); this.renderHead(); },
     });
     this.tabs = new SideTabs({ turns: this.historyBox, chat: this.chat.element, onShow: () => this.chat.seen() });
+    this.textView = new TextView({
+      game: () => state.game, me, myTurn: () => state.myTurn(), now: () => state.now(),
+      play: (turn) => this.entry.send(turn),
+      prompt: () => prompt.querySelector('.prompt-text')?.textContent || '',
+    });
     this.root.append(this.head,
       h('div', { class: 'game-layout' },
         h('div', { class: 'board-col' }, this.banner, boardFrame, prompt, this.hint.element, this.recap.list, this.live, this.recap.log),
-        h('div', { class: 'side-col' }, this.players, this.actions, this.tabs.element, this.historyBox, this.chat.element)));
+        h('div', { class: 'side-col' }, this.players, this.textView.el, this.actions, this.tabs.element, this.historyBox, this.chat.element)));
     main.append(this.root);
     this.ticker = new ClockTicker(this.root, () => state.game, () => state.offset, () => this.onSecond());
     unlockAudioOnGesture();
@@ -126,6 +135,7 @@ export class GameView {
     this.board.svg.setAttribute('aria-label', t('game.board'));
     this.actions.setAttribute('aria-label', t('game.actions'));
     this.chat.render();
+    this.textView.render();
     this.tabs.relabel();
     this.recap.relabel();
     this.renderAll();
@@ -142,12 +152,19 @@ export class GameView {
     this.wasMyTurn = state.game ? mine : null;
   }
 
-  /** Once a second: absences and the vote they allow change with time alone. */
+  /** Once a second: absences and the vote they allow change with time alone; our clock may run low. */
   onSecond() {
     const { state } = this;
     const g = state.game;
     if (!g || !state.started()) return;
     const n = state.now();
+    // Our clock running low: one warning per turn.
+    if (lowClock(g, state.me(), n)) {
+      if (this.lowWarned !== g.v) {
+        this.lowWarned = g.v;
+        playSound('clock');
+      }
+    }
     const key = `${voteTarget(g, state.me(), n)}|${g.seats.map((/** @type {any} */ s) => this.awayText(s, n)).join('|')}`;
     if (key === this.timeKey) return;
     this.timeKey = key;

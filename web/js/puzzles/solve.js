@@ -1,14 +1,16 @@
 // One puzzle (`/puzzles/{id}`): the position with the solver to move, its theme and difficulty;
 // the learner's turn is judged by the server against the solution (right or wrong, an illegal
 // one with the core's reason); "Show a good turn" marks the engine's suggestion, "Show the
-// solution" plays it with the engine's continuation; "Next puzzle" goes on. Solved puzzles are
-// remembered in the browser.
+// solution" plays it; the engine's continuation after the solution is told turn by turn, each
+// one played on the board when chosen; "Next puzzle" goes on. Solved puzzles are remembered in
+// the browser — only those found without being shown the answer.
 
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { errorText } from '../errors.js';
 import { narrate } from '../board/narrate.js';
 import { armySwatch } from '../board/pieces.js';
+import { parseDpn } from '../board/dpn.js';
 import { Trainer } from '../learn/trainer.js';
 import { answerPuzzle, getPuzzle, hintFor, playOn, puzzleSolution } from '../learn/positions.js';
 import { markSolved, solvedPuzzles } from '../learn/progress.js';
@@ -16,10 +18,13 @@ import { difficultyStars, puzzleNumber } from './list.js';
 
 /**
  * @typedef {object} Verdict
- * @property {'right'|'wrong'|'refused'|'hint'|'solution'} kind
+ * @property {'right'|'shown'|'wrong'|'refused'|'hint'|'solution'} kind  `shown`: the right turn,
+ *   but a hint had shown it (not counted as solved)
  * @property {string} [reason]   the core's reason for refusing the turn
  * @property {any} [event]       the turn played or suggested, told as a sentence
  * @property {string[]} [line]   the engine's continuation after the solution
+ * @property {import('../learn/positions.js').Played[]} [played]  that continuation played out,
+ *   turn by turn (when the server could play it)
  * @property {string} [turn]     the turn suggested
  */
 
@@ -37,6 +42,10 @@ export function puzzleSolver(root, o) {
   let verdict = null;
   let busy = false;
   let solved = solvedPuzzles().has(meta.id);
+  /** The turns the engine showed on this visit (a hint, the solution): finding one of them then is no solve. */
+  const shownTurns = new Set();
+  /** The continuation's turn now on the board (-1: the solution's position). */
+  let lineAt = -1;
 
   const trainer = new Trainer({ label: t('puzzles.board_label'), onTurn: (turn) => answer(turn) });
   const head = h('header', { class: 'learn-head' });
@@ -71,10 +80,13 @@ export function puzzleSolver(root, o) {
       const judged = await answerPuzzle(meta.id, turn);
       const played = await playOn(info.position, judged.turn);
       trainer.showPlayed(played);
-      if (judged.correct) {
+      if (judged.correct && shownTurns.has(judged.solution)) {
+        // Played as it was shown: right, but not solved (progress counts only what was found).
+        verdict = { kind: 'shown', event: turnEvent(played), line: judged.line, played: await playLine(played, judged.line) };
+      } else if (judged.correct) {
         solved = true;
         markSolved(meta.id);
-        verdict = { kind: 'right', event: turnEvent(played), line: judged.line };
+        verdict = { kind: 'right', event: turnEvent(played), line: judged.line, played: await playLine(played, judged.line) };
       } else {
         verdict = { kind: 'wrong', event: turnEvent(played) };
       }
@@ -108,6 +120,7 @@ export function puzzleSolver(root, o) {
   const hint = () => asking(async (position) => {
     const { turn } = await hintFor(position);
     const played = await playOn(position, turn);
+    shownTurns.add(played.turn);
     trainer.showHint(turn);
     verdict = { kind: 'hint', turn, event: turnEvent(played) };
   });
@@ -115,12 +128,51 @@ export function puzzleSolver(root, o) {
   const showSolution = () => asking(async (position) => {
     const { solution, line } = await puzzleSolution(meta.id);
     const played = await playOn(position, solution);
+    shownTurns.add(played.turn);
     trainer.showPlayed(played);
-    verdict = { kind: 'solution', event: turnEvent(played), line };
+    verdict = { kind: 'solution', event: turnEvent(played), line, played: await playLine(played, line) };
   });
+
+  /**
+   * The engine's continuation played out from the position after the solution, turn by turn,
+   * so that each can be told as a sentence and shown on the board; what could not be played
+   * (the server said no) is left as notation.
+   * @param {import('../learn/positions.js').Played} after @param {string[]} line
+   */
+  async function playLine(after, line) {
+    lineAt = -1;
+    /** @type {import('../learn/positions.js').Played[]} */
+    const out = [];
+    let position = after.position;
+    for (const turn of line || []) {
+      try {
+        const p = await playOn(position, turn);
+        out.push(p);
+        position = p.position;
+      } catch {
+        break;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Shows the position after a turn of the continuation (-1: after the solution) on the board.
+   * @param {number} i
+   */
+  function showLine(i) {
+    if (!verdict || !verdict.played || !verdict.event) return;
+    lineAt = i;
+    const step = i >= 0 ? verdict.played[i] : null;
+    if (step) trainer.showPlayed(step);
+    renderVerdict();
+    const current = status.querySelector('.line-step[aria-current="step"]');
+    if (current instanceof HTMLElement) current.focus();
+  }
 
   function retry() {
     verdict = null;
+    lineAt = -1;
     trainer.reset();
     render();
   }
@@ -138,6 +190,8 @@ export function puzzleSolver(root, o) {
     replace(text,
       h('p', { class: 'lesson-task' }, armySwatch(meta.player, 14), ' ',
         h('strong', { text: t('puzzles.to_move', { player: t(`player.${meta.player}`) }) }), ' ', t('puzzles.find_best')),
+      // The one convention (the rules' "The board"): the board turns for its viewer.
+      h('p', { class: 'lesson-intro seat-note', text: t('puzzles.seat', { player: t(`player.${meta.player}`) }) }),
       h('p', { class: 'lesson-intro', text: t(`puzzles.theme_help.${meta.theme}`) }));
     renderVerdict();
     renderActions();
@@ -150,21 +204,59 @@ export function puzzleSolver(root, o) {
     }
     const v = verdict;
     const lead = {
-      right: 'puzzles.right', wrong: 'puzzles.wrong', refused: 'learn.refused', hint: 'learn.hint', solution: 'puzzles.solution_is',
+      right: 'puzzles.right', shown: 'puzzles.shown', wrong: 'puzzles.wrong', refused: 'learn.refused', hint: 'learn.hint', solution: 'puzzles.solution_is',
     }[v.kind];
-    const feedbackKind = v.kind === 'solution' ? 'hint' : v.kind;
+    const feedbackKind = v.kind === 'solution' || v.kind === 'shown' ? 'hint' : v.kind;
     replace(status, h('div', { class: ['feedback', `feedback-${feedbackKind}`] },
       h('p', { class: 'feedback-lead', text: t(lead) }),
       v.reason ? h('p', { class: 'core-reason' }, h('span', { class: 'visually-hidden', text: t('learn.reason_label') }), h('code', { text: v.reason })) : null,
-      v.event ? h('p', { class: 'happened' }, h('code', { class: 'notation', text: v.event.turn }), ' ', narrate(t, v.event)) : null,
+      v.event ? h('p', { class: 'happened' }, armySwatch(v.event.player, 12), ' ', h('code', { class: 'notation', text: v.event.turn }), ' ', narrate(t, v.event)) : null,
       v.kind === 'wrong' ? h('p', { class: 'feedback-text', text: t('puzzles.wrong_help') }) : null,
       v.kind === 'refused' ? h('p', { class: 'feedback-text', text: t('learn.refused_try_again') }) : null,
       v.kind === 'hint' ? h('p', { class: 'feedback-text', text: t('learn.hint_help') }) : null,
-      v.line && v.line.length ? h('p', { class: 'puzzle-line' }, t('puzzles.line'), ' ', h('code', { text: v.line.join(', ') })) : null));
+      v.kind === 'shown' ? h('p', { class: 'feedback-text', text: t('puzzles.shown_help') }) : null,
+      lineView(v)));
+  }
+
+  /**
+   * The engine's continuation: each turn told as a sentence, a button that plays it on the board
+   * (and one back to the position after the solution); notation only for what the server could
+   * not play.
+   * @param {Verdict} v
+   */
+  function lineView(v) {
+    if (!v.line || !v.line.length) return null;
+    const played = v.played || [];
+    const rows = v.line.map((turn, i) => {
+      const p = played[i];
+      const label = p ? narrate(t, turnEvent(p), { board: parseDpn(p.position).board }) : '';
+      return h('li', { class: 'line-row' }, p
+        ? h('button', {
+          type: 'button', class: 'line-step', 'aria-current': lineAt === i ? 'step' : null, onclick: () => showLine(i),
+        }, armySwatch(p.player, 12), h('code', { class: 'notation', text: p.turn }), ' ', h('span', { text: label }))
+        : h('code', { class: 'notation', text: turn }));
+    });
+    return h('div', { class: 'puzzle-line' },
+      h('p', { class: 'line-title', text: t('puzzles.line') }),
+      h('ol', { class: 'line-list' }, ...rows),
+      played.length ? h('p', { class: 'line-help small', text: t('puzzles.line_help') }) : null,
+      lineAt >= 0 ? h('button', { type: 'button', class: 'btn btn-small line-back', text: t('puzzles.line_back'), onclick: () => backToSolution() }) : null);
+  }
+
+  /** The board back to the position after the solution (or the answer). */
+  async function backToSolution() {
+    if (!info || !verdict || !verdict.event) return;
+    lineAt = -1;
+    try {
+      trainer.showPlayed(await playOn(info.position, verdict.event.turn));
+    } catch (e) {
+      toast(errorText(e), 'error');
+    }
+    renderVerdict();
   }
 
   function renderActions() {
-    const over = verdict && (verdict.kind === 'right' || verdict.kind === 'solution');
+    const over = verdict && (verdict.kind === 'right' || verdict.kind === 'shown' || verdict.kind === 'solution');
     /** @type {(HTMLElement | null)[]} */
     const buttons = [];
     if (verdict && verdict.kind === 'wrong') {

@@ -1,6 +1,6 @@
 // The chart of every player's chance of winning after each turn (the analysis's `chances`,
-// PROTOCOL §2.3): one line per player in its army's colour and a line style of its own (so colour
-// is never the only cue), a dot on the mover's line at each inaccuracy, mistake and blunder (a
+// PROTOCOL §2.3): one line per player in its army's colour, a line style of its own and its
+// army's shape at its end and in the legend (so colour is never the only cue), a dot on the mover's line at each inaccuracy, mistake and blunder (a
 // click reviews that turn), and the turn shown on the board. The y-axis says what it shows; a
 // hover or a tap anywhere on the chart shows that turn and each player's chance beside it. Its
 // text alternative is the SVG's title and description, and the numbers in a table opened on
@@ -8,7 +8,7 @@
 
 import { h, svg } from '../dom.js';
 import { language, t } from '../i18n.js';
-import { armySwatch } from '../board/pieces.js';
+import { armyShape, armySwatch } from '../board/pieces.js';
 import { SIGNS, isMarked, playersOf } from '../board/verdicts.js';
 
 const LEFT = 58;
@@ -87,6 +87,8 @@ export function chanceChart(o) {
     const k = ARMIES.indexOf(p);
     const points = series.map((c, i) => `${x(i).toFixed(1)},${y(c[k]).toFixed(1)}`).join(' ');
     chart.append(svg('polyline', { points, class: `chance-line army-${p}` }));
+    // The army's shape where its line ends (and in the legend): colour is not the only cue.
+    chart.append(armyShape(p, x(n), y(last[k]), 5, { class: `chart-dot chart-end army-${p}`, 'aria-hidden': 'true' }));
   }
   analysis.turns.forEach((/** @type {any} */ turn, /** @type {number} */ i) => {
     if (!isMarked(turn)) return;
@@ -138,7 +140,7 @@ function pointTip(o, players, series, chart, g) {
     tip.dataset.i = String(i);
     guide.replaceChildren(
       svg('line', { x1: g.x(i), x2: g.x(i), y1: TOP, y2: g.y(0), class: 'chart-guide' }),
-      ...players.map((p) => svg('circle', { cx: g.x(i), cy: g.y(series[i][ARMIES.indexOf(p)] || 0), r: 4, class: `chart-dot army-${p}` })));
+      ...players.map((p) => armyShape(p, g.x(i), g.y(series[i][ARMIES.indexOf(p)] || 0), 4.5, { class: `chart-dot army-${p}` })));
     guide.setAttribute('visibility', 'visible');
     tip.textContent = pointText(o, players, series, i);
     tip.hidden = false;

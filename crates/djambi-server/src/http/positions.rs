@@ -31,6 +31,7 @@ pub(super) fn router() -> Router<AppState> {
     Router::new()
         .route("/api/positions", post(legal))
         .route("/api/positions/play", post(play))
+        .route("/api/positions/try", post(try_turn))
         .route("/api/positions/hint", post(hint))
         .layer(DefaultBodyLimit::max(MAX_BODY))
 }
@@ -88,6 +89,20 @@ pub(super) struct PlayedView {
     /// The position after it.
     #[serde(flatten)]
     after: PositionView,
+}
+
+/// A turn tried: played, or refused with the core's reason (an expected answer for a lesson
+/// that asks to see a rule refuse a turn, hence not an HTTP error).
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum TriedView {
+    /// Legal: as `/api/positions/play` answers.
+    Played(Box<PlayedView>),
+    /// Not legal: the core's reason, which cites the rule.
+    Refused {
+        /// The reason.
+        refused: String,
+    },
 }
 
 /// The engine's suggestion.
@@ -164,6 +179,22 @@ async fn play(
     let pos = read_position(&body.position)?;
     let turn = read_turn(&pos, &body.turn)?;
     Ok(Json(played(pos, turn)?))
+}
+
+/// `POST /api/positions/try`: the turn judged by the core, answered 200 either way: the turn
+/// played and the position after it, or `{"refused": reason}`.
+async fn try_turn(
+    State(state): State<AppState>,
+    client: ClientIp,
+    ApiJson(body): ApiJson<PlayBody>,
+) -> Result<Json<TriedView>, AppError> {
+    spend(&state, client)?;
+    let pos = read_position(&body.position)?;
+    match read_turn(&pos, &body.turn) {
+        Ok(turn) => Ok(Json(TriedView::Played(Box::new(played(pos, turn)?)))),
+        Err(AppError::Illegal(reason)) => Ok(Json(TriedView::Refused { refused: reason })),
+        Err(e) => Err(e),
+    }
 }
 
 /// `POST /api/positions/hint`: the engine's turn for the player to move.

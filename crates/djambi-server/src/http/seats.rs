@@ -13,13 +13,17 @@ use crate::error::AppError;
 use crate::game::Registry;
 use crate::net::ClientIp;
 use crate::protocol::circle::MemberAuth;
-use crate::protocol::http::{ClaimSeat, ClaimedSeat};
+use crate::protocol::http::{CheckInvite, CheckedInvite, ClaimSeat, ClaimedSeat};
 use crate::protocol::http::{SeatBot, SeatInvite};
 use crate::table::{AdminAnswer, AdminWhat, BotLevel, ClaimError, MemberSeat};
+
+/// The longest token looked up: seat tokens are 32 characters (PROTOCOL §2).
+const MAX_TOKEN: usize = 64;
 
 pub(super) fn router() -> Router<AppState> {
     Router::new()
         .route("/api/games/{id}/seats", post(claim))
+        .route("/api/games/{id}/seats/check", post(check))
         .route("/api/games/{id}/seats/{player}/invite", post(reinvite))
         .route("/api/games/{id}/seats/{player}/bot", post(to_bot))
 }
@@ -137,6 +141,46 @@ async fn member_seat(
         },
         member.name,
     ))
+}
+
+/// `POST /api/games/{id}/seats/check`: the seat an invite's token opens (null: no seat's,
+/// wrong or replaced), so that a page opening an invite link can tell a wrong link from a seat
+/// held on another device before anyone claims anything. Answered 200 either way (an expected
+/// answer, not an error), but a wrong token is charged to the address's budget of wrong tokens
+/// as a claim's is: the check is no cheaper way to guess tokens.
+async fn check(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    client: ClientIp,
+    ApiJson(body): ApiJson<CheckInvite>,
+) -> Result<Json<CheckedInvite>, AppError> {
+    let id = parse_game_id(&id)?;
+    let ip = client.key();
+    let budgets = &state.budgets;
+    budgets
+        .may_try_token(ip)
+        .map_err(|wait| AppError::rate_limited("too many wrong seat tokens", wait))?;
+    // A seat token is 32 characters: anything much longer is no seat's, without asking.
+    let player = if body.token.len() > MAX_TOKEN {
+        None
+    } else {
+        super::charge_load(&state, ip, id)?;
+        let token = body.token;
+        state
+            .registry
+            .with_game(id, |game| {
+                let token = token.clone();
+                async move { game.seat_of(token).await }
+            })
+            .await?
+    };
+    if player.is_none() {
+        tracing::debug!(%ip, game = %id, "invite checked with a wrong seat token");
+        budgets
+            .wrong_token(ip)
+            .map_err(|wait| AppError::rate_limited("too many wrong seat tokens", wait))?;
+    }
+    Ok(Json(CheckedInvite { player }))
 }
 
 /// Claims the invited seat (with its token) or, in an open game, a free seat, or, for a member

@@ -130,6 +130,24 @@ pub struct ClaimedSeat {
     pub token: String,
 }
 
+/// `POST /api/games/{id}/seats/check`: which seat an invite's token opens, without claiming
+/// it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckInvite {
+    /// The invite's token.
+    pub token: String,
+}
+
+/// The answer to [`CheckInvite`]: the seat the token opens, or none when it is no seat's
+/// token (mistyped, or replaced by a new invite or claim). Whether the seat is claimed, and by
+/// whom, is in the game's public snapshot.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CheckedInvite {
+    /// The seat, or null.
+    pub player: Option<Player>,
+}
+
 /// `GET /api/games` query.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]

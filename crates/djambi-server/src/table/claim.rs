@@ -104,7 +104,7 @@ impl GameState {
     /// of a circle, for its member): `wanted`, or the first free one.
     fn free_seat(&self, wanted: Option<Player>, by_member: bool) -> Result<Player, ClaimError> {
         if !self.open && !by_member {
-            return Err(ClaimError::BadToken);
+            return Err(ClaimError::InviteOnly);
         }
         // A seat named at creation is kept for whoever has its invite link.
         let free = |p: Player| {

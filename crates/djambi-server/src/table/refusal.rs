@@ -90,9 +90,14 @@ impl Refusal {
 /// Why a seat could not be claimed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 pub enum ClaimError {
-    /// The token is not one of the game's seat tokens (or an invite is needed).
-    #[error("the seat token does not match")]
+    /// The token is not one of the game's seat tokens: never was (mistyped, made up), or no
+    /// longer is (the creator gave the seat a new invite, or an open game's seat was claimed
+    /// with a new token), or it is another seat's than the one asked for.
+    #[error("this invite link is not valid any more: it was replaced or mistyped")]
     BadToken,
+    /// A claim without a token in a game by invitation only.
+    #[error("this game is by invitation: a seat is claimed with its invite link")]
+    InviteOnly,
     /// The game has no such seat.
     #[error("no seat {0} in this game")]
     NoSuchSeat(Player),
@@ -107,8 +112,10 @@ pub enum ClaimError {
     /// The seat is not free.
     #[error("seat {0} is taken")]
     Taken(Player),
-    /// The seat was claimed already.
-    #[error("seat {0} is already claimed")]
+    /// The token is this seat's, but the seat was claimed already with it: its holder plays
+    /// it, on another device (the link is the seat: it may play from here too). Not a wrong
+    /// token, unlike [`ClaimError::BadToken`].
+    #[error("seat {0} is already held with this invite link, on another device")]
     AlreadyClaimed(Player),
     /// No seat is free.
     #[error("every seat is taken")]
