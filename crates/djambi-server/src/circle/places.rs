@@ -299,7 +299,9 @@ mod tests {
     fn cancelled_and_unfinished_games_have_no_places() {
         let cancelled = vec![Event {
             v: 1,
-            kind: EventKind::Cancelled { reason: crate::table::CancelReason::Creator },
+            kind: EventKind::Cancelled {
+                reason: crate::table::CancelReason::Creator,
+            },
             ack: None,
             at: 5,
         }];

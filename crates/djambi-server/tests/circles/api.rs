@@ -5,12 +5,10 @@
 //! them, leaving and removing, the exports, the budgets, and the admin command that recomputes
 //! everything from the logs.
 
-mod common;
-
 use std::collections::BTreeMap;
 
-use common::circle::*;
-use common::*;
+use crate::common::circle::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 #[tokio::test]

@@ -7,12 +7,10 @@
 //! Needs `DJAMBI_TEST_POSTGRES_URL` and `DJAMBI_TEST_NATS_URL` (skipped without them, failing
 //! with `DJAMBI_REQUIRE_NATS=1`, as in CI).
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::cluster::*;
-use common::*;
+use crate::common::cluster::*;
+use crate::common::*;
 use serde_json::{Value, json};
 
 async fn read(addr: std::net::SocketAddr, circle: &str, key: &str) -> Value {

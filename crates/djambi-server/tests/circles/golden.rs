@@ -1,9 +1,7 @@
 //! The circles' bodies (PROTOCOL §2.5) against their golden files under `tests/golden/`, as
 //! golden.rs does for the rest (`DJAMBI_BLESS=1` rewrites them after a deliberate change).
 
-mod common;
-
-use common::golden::check;
+use crate::common::golden::check;
 use djambi_core::Army;
 use djambi_engine::Level;
 use djambi_server::protocol::GameStatus;

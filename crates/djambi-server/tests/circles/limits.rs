@@ -2,10 +2,8 @@
 //! address, the members' cap, wrong invites counted as wrong tokens, bodies and names; and a
 //! rematch of a circle game, which keeps its circle and its members.
 
-mod common;
-
-use common::circle::*;
-use common::*;
+use crate::common::circle::*;
+use crate::common::*;
 use serde_json::json;
 
 #[tokio::test]

@@ -3,16 +3,14 @@
 //! tests/push.rs, which checks each push's VAPID JWT and decrypts it as a browser would). The
 //! members' browsers subscribe with their keys, under the same budgets as seats' browsers.
 
-mod common;
-
-#[path = "push/service.rs"]
+#[path = "../push/service.rs"]
 mod service;
 
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use service::PushService;
 

@@ -2,11 +2,9 @@
 //! `DJAMBI_TEST_POSTGRES_URL` is set (required when `DJAMBI_REQUIRE_POSTGRES=1`), as the store
 //! suite (store.rs).
 
-mod common;
-
 use std::sync::Arc;
 
-use common::TestDb;
+use crate::common::TestDb;
 use djambi_core::{Army, Position};
 use djambi_server::metrics::Metrics;
 use djambi_server::protocol::GameStatus;
@@ -113,8 +111,12 @@ async fn circle_suite(url: &str) {
     let kinds = [
         EventKind::Started,
         EventKind::Resign { player: Army::Blue },
-        EventKind::Resign { player: Army::Yellow },
-        EventKind::Resign { player: Army::Green },
+        EventKind::Resign {
+            player: Army::Yellow,
+        },
+        EventKind::Resign {
+            player: Army::Green,
+        },
     ];
     let events: Vec<EventRow> = kinds
         .iter()
