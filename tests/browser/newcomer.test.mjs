@@ -284,9 +284,15 @@ for (const width of WIDTHS) {
 
     // Targets: the lesson's breadcrumb and the rules' contents.
     await page.goto(`${env.server.base}/learn/militant`);
-    await page.locator('.crumbs a').waitFor();
-    const crumb = await page.locator('.crumbs a').boundingBox();
-    assert.ok(crumb && crumb.height >= 24, `breadcrumb ${crumb && crumb.height} px tall`);
+    // The lesson draws its page again once its words have come: measure the one that stays.
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    const crumb = await page.waitForFunction(() => {
+      const a = document.querySelector('.crumbs a');
+      const h = a ? a.getBoundingClientRect().height : 0;
+      return h > 0 && h;
+    });
+    const height = /** @type {number} */ (await crumb.jsonValue());
+    assert.ok(height >= 24, `breadcrumb ${height} px tall`);
     await page.goto(`${env.server.base}/rules`);
     await page.locator('.rules-toc a').first().waitFor();
     const heights = await page.locator('.rules-toc a').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
