@@ -253,3 +253,33 @@ fn the_reader_sees_the_paths_it_should() {
         ]
     );
 }
+
+/// Every variable the server reads (`env = "…"` in `src/config/`) is in `.env.example`, the
+/// self-hoster's list (scripts/compose-check.sh checks the same, and the defaults, late in CI).
+#[test]
+fn the_env_example_names_every_variable_the_server_reads() {
+    let config = root().join("crates/djambi-server/src/config");
+    let mut read = BTreeSet::new();
+    for entry in fs::read_dir(&config).unwrap() {
+        let text = fs::read_to_string(entry.unwrap().path()).unwrap();
+        for part in text.split("env = \"").skip(1) {
+            read.insert(part.split('"').next().unwrap().to_string());
+        }
+    }
+    let example = fs::read_to_string(root().join(".env.example")).unwrap();
+    let documented: BTreeSet<&str> = example
+        .lines()
+        .filter_map(|line| line.trim_start_matches('#').split_once('='))
+        .map(|(name, _)| name.trim())
+        .collect();
+    let missing: Vec<&String> = read
+        .iter()
+        .filter(|v| !documented.contains(v.as_str()))
+        .collect();
+    assert!(
+        read.len() > 10,
+        "read {} variables from src/config/",
+        read.len()
+    );
+    assert!(missing.is_empty(), ".env.example leaves out {missing:?}");
+}
