@@ -15,6 +15,7 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{Path, State, WebSocketUpgrade};
 use axum::response::Response;
 use axum::routing::get;
+use governor::clock::DefaultClock;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument;
@@ -42,6 +43,10 @@ pub struct WsContext {
     pub rate_limit: u32,
     /// Chat each connection may send.
     pub chat: Allowance,
+    /// The one clock of every socket's rate limiters, cloned into each. Making a clock asks
+    /// the CPU which counters it has (`cpuid`, a trap to the hypervisor on a VM): three per
+    /// socket came to about 2 % of the server's CPU where games come and go (perf, bench-moves).
+    pub clock: DefaultClock,
     /// How long one frame may take to write before the connection is dropped.
     pub write_timeout: std::time::Duration,
     /// How long a socket may stay silent (pinged after a third of it).
@@ -69,6 +74,7 @@ impl WsContext {
             max_message_bytes: flags.max_message_bytes,
             rate_limit: flags.rate_limit,
             chat: flags.chat(),
+            clock: DefaultClock::default(),
             write_timeout: flags.write_timeout(),
             idle: flags.idle(),
             next_conn: AtomicU64::new(first_conn),

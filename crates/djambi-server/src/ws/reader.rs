@@ -54,11 +54,13 @@ impl Reader {
             .allow_burst(std::num::NonZeroU32::new(rate.saturating_mul(2)).expect("positive"));
         let strikes = Quota::per_second(std::num::NonZeroU32::MIN)
             .allow_burst(std::num::NonZeroU32::new(STRIKES).expect("positive"));
+        let frames = RateLimiter::direct_with_clock(frames, ctx.clock.clone());
+        let strikes = RateLimiter::direct_with_clock(strikes, ctx.clock.clone());
         Reader {
             stream,
             ctx,
-            frames: RateLimiter::direct(frames),
-            strikes: RateLimiter::direct(strikes),
+            frames,
+            strikes,
             last_heard: Instant::now(),
             pinged: false,
             killed,

@@ -65,7 +65,7 @@ pub(super) async fn run(
         unflushed: AtomicBool::new(false),
         reader: Reader::new(stream, ctx.clone(), killed),
         last_v: 0,
-        chat: RateLimiter::direct(ctx.chat.quota()),
+        chat: RateLimiter::direct_with_clock(ctx.chat.quota(), ctx.clock.clone()),
         peer,
     };
     // The large futures (hello, handling a frame or an event) are boxed while they run, so an
