@@ -9,6 +9,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::common::circle::*;
 use crate::common::cluster::*;
 use crate::common::*;
 use serde_json::{Value, json};
@@ -32,44 +33,21 @@ async fn a_circle_reads_and_rates_the_same_on_every_node() {
         return;
     };
     // Made on a, joined on b.
-    let (s, c) = post_json(
-        a.addr,
-        "/api/circles",
-        &json!({"name": "Across", "member_name": "Ann"}),
-    )
-    .await;
-    assert_eq!(s, 201, "{c}");
+    let joiners = [("Bea", b.addr), ("Cid", b.addr), ("Dee", a.addr)];
+    let (c, _, members) = form_circle(a.addr, "Across", &joiners).await;
     let circle = c["id"].as_str().unwrap().to_string();
-    let invite = c["invite_url"].as_str().unwrap().split_once('#').unwrap().1;
-    let mut members = vec![(
-        c["member"]["id"].as_str().unwrap().to_string(),
-        c["member"]["key"].as_str().unwrap().to_string(),
-    )];
-    for (name, node) in [("Bea", b.addr), ("Cid", b.addr), ("Dee", a.addr)] {
-        let (s, j) = post_json(
-            node,
-            &format!("/api/circles/{circle}/members"),
-            &json!({"invite": invite, "name": name}),
-        )
-        .await;
-        assert_eq!(s, 201, "{j}");
-        members.push((
-            j["member"]["id"].as_str().unwrap().to_string(),
-            j["member"]["key"].as_str().unwrap().to_string(),
-        ));
-    }
     // A game made on a (so a owns it); every member takes a seat through b.
     let (s, g) = post_json(
         a.addr,
         "/api/games",
-        &json!({"players": 4, "circle": {"id": circle, "key": members[0].1}}),
+        &json!({"players": 4, "circle": {"id": circle, "key": members[0].key}}),
     )
     .await;
     assert_eq!(s, 201, "{g}");
     let game = g["id"].as_str().unwrap().to_string();
     assert!(owner(&url, &game).await.0.unwrap().starts_with("a-"));
     let mut tokens = Vec::new();
-    for (i, (id, key)) in members.iter().enumerate() {
+    for (i, Member { id, key }) in members.iter().enumerate() {
         let (s, seat) = post_json(
             b.addr,
             &format!("/api/games/{game}/seats"),
@@ -84,12 +62,12 @@ async fn a_circle_reads_and_rates_the_same_on_every_node() {
     let (s, e) = post_json(
         b.addr,
         &format!("/api/games/{game}/seats"),
-        &json!({"member": {"circle": circle, "id": members[0].0, "key": members[0].1}}),
+        &json!({"member": {"circle": circle, "id": members[0].id, "key": members[0].key}}),
     )
     .await;
     assert_api_error(s, &e, 409, "member_seated");
     let (_, snap) = get_json(b.addr, &format!("/api/games/{game}")).await;
-    assert_eq!(snap["seats"][3]["member"], members[3].0.as_str());
+    assert_eq!(snap["seats"][3]["member"], members[3].id.as_str());
 
     // Blue resigns on b, green on a, red on b: yellow (Cid) wins.
     for (seat, node) in [(1, b.addr), (3, a.addr), (0, b.addr)] {
@@ -107,12 +85,16 @@ async fn a_circle_reads_and_rates_the_same_on_every_node() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // Read on b first (it computes and stores the places), then on a: the same page.
-    let on_b = read(b.addr, &circle, &members[1].1).await;
-    let on_a = read(a.addr, &circle, &members[1].1).await;
+    let on_b = read(b.addr, &circle, &members[1].key).await;
+    let on_a = read(a.addr, &circle, &members[1].key).await;
     assert_eq!(on_b, on_a);
     let places = &on_b["games"][0]["places"];
     assert_eq!(places, &json!({"r": 2, "b": 4, "y": 1, "g": 3}));
-    assert_eq!(on_b["members"][0]["id"], members[2].0.as_str(), "Cid leads");
+    assert_eq!(
+        on_b["members"][0]["id"],
+        members[2].id.as_str(),
+        "Cid leads"
+    );
     assert_eq!(on_b["head_to_head"].as_array().unwrap().len(), 6);
     a.stop().await;
     b.stop().await;

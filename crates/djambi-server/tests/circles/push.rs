@@ -10,64 +10,16 @@ use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use crate::common::circle::*;
 use crate::common::*;
-use serde_json::{Value, json};
+use serde_json::json;
 use service::PushService;
-
-/// A request with a member's key: (status, body).
-async fn keyed(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    body: &Value,
-    key: &str,
-) -> (u16, Value) {
-    let (status, _, text) = http_with(
-        addr,
-        method,
-        path,
-        Some(&body.to_string()),
-        &format!("Authorization: Bearer {key}\r\n"),
-    )
-    .await;
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
-
-/// (id, key) of a member.
-type Member = (String, String);
 
 /// A circle of Ann (its creator), Bea and Cid.
 async fn circle(addr: SocketAddr) -> (String, Vec<Member>) {
-    let (s, c) = post_json(
-        addr,
-        "/api/circles",
-        &json!({"name": "Les amis", "member_name": "Ann"}),
-    )
-    .await;
-    assert_eq!(s, 201, "{c}");
-    let id = c["id"].as_str().unwrap().to_string();
-    let invite = c["invite_url"].as_str().unwrap().split_once('#').unwrap().1;
-    let mut members = vec![(
-        c["member"]["id"].as_str().unwrap().to_string(),
-        c["member"]["key"].as_str().unwrap().to_string(),
-    )];
-    for name in ["Bea", "Cid"] {
-        let (s, j) = post_json(
-            addr,
-            &format!("/api/circles/{id}/members"),
-            &json!({"invite": invite, "name": name}),
-        )
-        .await;
-        assert_eq!(s, 201, "{j}");
-        members.push((
-            j["member"]["id"].as_str().unwrap().to_string(),
-            j["member"]["key"].as_str().unwrap().to_string(),
-        ));
-    }
-    (id, members)
+    let (created, _, members) =
+        form_circle(addr, "Les amis", &[("Bea", addr), ("Cid", addr)]).await;
+    (created["id"].as_str().unwrap().to_string(), members)
 }
 
 async fn new_game(addr: SocketAddr, circle: &str, key: &str) -> String {
@@ -104,7 +56,7 @@ async fn members_who_asked_are_told_of_a_new_circle_game() {
     let mut service = PushService::start(key["key"].as_str().unwrap()).await;
     let (circle, ms) = circle(addr).await;
     let push = format!("/api/circles/{circle}/push");
-    let member_id = |i: usize| uuid::Uuid::parse_str(&ms[i].0).unwrap();
+    let member_id = |i: usize| uuid::Uuid::parse_str(&ms[i].id).unwrap();
 
     // Each member's browser subscribes with the member's key, in its language.
     for (i, (name, lang)) in [("ann", "en"), ("bea", "fr-FR"), ("cid", "it")]
@@ -112,37 +64,44 @@ async fn members_who_asked_are_told_of_a_new_circle_game() {
         .enumerate()
     {
         let sub = service.browser(name).subscription(&service);
-        let (s, b) = keyed(
+        let (s, b) = send_keyed(
             addr,
             "POST",
             &push,
-            &json!({"subscription": sub, "lang": lang}),
-            &ms[i].1,
+            Some(&json!({"subscription": sub, "lang": lang})),
+            &ms[i].key,
         )
         .await;
         assert_eq!(s, 201, "{b}");
-        assert_eq!(b["member"], ms[i].0.as_str());
+        assert_eq!(b["member"], ms[i].id.as_str());
     }
     // No key, a wrong key, an endpoint on a private address: refused.
     let sub = service.browser("eve").subscription(&service);
     let (s, b) = post_json(addr, &push, &json!({"subscription": sub})).await;
     assert_api_error(s, &b, 401, "unauthorized");
-    let (s, b) = keyed(addr, "POST", &push, &json!({"subscription": sub}), "wrong").await;
-    assert_api_error(s, &b, 403, "bad_key");
-    let mut private = sub.clone();
-    private["endpoint"] = json!("https://10.0.0.1/push/x");
-    let (s, b) = keyed(
+    let (s, b) = send_keyed(
         addr,
         "POST",
         &push,
-        &json!({"subscription": private}),
-        &ms[1].1,
+        Some(&json!({"subscription": sub})),
+        "wrong",
+    )
+    .await;
+    assert_api_error(s, &b, 403, "bad_key");
+    let mut private = sub.clone();
+    private["endpoint"] = json!("https://10.0.0.1/push/x");
+    let (s, b) = send_keyed(
+        addr,
+        "POST",
+        &push,
+        Some(&json!({"subscription": private})),
+        &ms[1].key,
     )
     .await;
     assert_api_error(s, &b, 400, "bad_request");
 
     // Ann creates a game: Bea (in French) and Cid (in Italian) are told; Ann, who made it, not.
-    let game = new_game(addr, &circle, &ms[0].1).await;
+    let game = new_game(addr, &circle, &ms[0].key).await;
     let pushes = received(&mut service, Duration::from_secs(3)).await;
     let who: BTreeSet<&str> = pushes.iter().map(|p| p.browser.as_str()).collect();
     assert_eq!(who, BTreeSet::from(["bea", "cid"]), "{pushes:?}");
@@ -169,7 +128,14 @@ async fn members_who_asked_are_told_of_a_new_circle_game() {
     // A member keeps at most 5 browsers (the seats' cap): the oldest go.
     for i in 0..6 {
         let sub = service.browser(&format!("bea{i}")).subscription(&service);
-        let (s, b) = keyed(addr, "POST", &push, &json!({"subscription": sub}), &ms[1].1).await;
+        let (s, b) = send_keyed(
+            addr,
+            "POST",
+            &push,
+            Some(&json!({"subscription": sub})),
+            &ms[1].key,
+        )
+        .await;
         assert_eq!(s, 201, "{b}");
     }
     assert_eq!(
@@ -188,18 +154,18 @@ async fn members_who_asked_are_told_of_a_new_circle_game() {
         "POST",
         &push,
         Some(&json!({"subscription": sub}).to_string()),
-        &format!("Authorization: Bearer {}\r\n", ms[2].1),
+        &format!("Authorization: Bearer {}\r\n", ms[2].key),
     )
     .await;
     assert_rate_limited(s, &head, &body);
 
     // Bea leaves: her browsers are forgotten; a new game tells Cid only.
-    let (s, _) = keyed(
+    let (s, _) = send_keyed(
         addr,
         "DELETE",
-        &format!("/api/circles/{circle}/members/{}", ms[1].0),
-        &json!(null),
-        &ms[1].1,
+        &format!("/api/circles/{circle}/members/{}", ms[1].id),
+        Some(&json!(null)),
+        &ms[1].key,
     )
     .await;
     assert_eq!(s, 200);
@@ -212,7 +178,7 @@ async fn members_who_asked_are_told_of_a_new_circle_game() {
             .unwrap(),
         0
     );
-    let _ = new_game(addr, &circle, &ms[0].1).await;
+    let _ = new_game(addr, &circle, &ms[0].key).await;
     let pushes = received(&mut service, Duration::from_secs(2)).await;
     let who: BTreeSet<&str> = pushes.iter().map(|p| p.browser.as_str()).collect();
     assert_eq!(who, BTreeSet::from(["cid"]), "only Cid is still told");
@@ -229,23 +195,30 @@ async fn a_member_unsubscribes() {
     let (circle, ms) = circle(addr).await;
     let push = format!("/api/circles/{circle}/push");
     let sub = service.browser("bea").subscription(&service);
-    let (s, _) = keyed(addr, "POST", &push, &json!({"subscription": sub}), &ms[1].1).await;
+    let (s, _) = send_keyed(
+        addr,
+        "POST",
+        &push,
+        Some(&json!({"subscription": sub})),
+        &ms[1].key,
+    )
+    .await;
     assert_eq!(s, 201);
-    let (s, _) = keyed(
+    let (s, _) = send_keyed(
         addr,
         "DELETE",
         &push,
-        &json!({"subscription": {"endpoint": sub["endpoint"]}}),
-        &ms[1].1,
+        Some(&json!({"subscription": {"endpoint": sub["endpoint"]}})),
+        &ms[1].key,
     )
     .await;
     assert_eq!(s, 204);
-    let bea = uuid::Uuid::parse_str(&ms[1].0).unwrap();
+    let bea = uuid::Uuid::parse_str(&ms[1].id).unwrap();
     assert_eq!(
         server.state.push.member_subscriptions(bea).await.unwrap(),
         0
     );
-    let _ = new_game(addr, &circle, &ms[0].1).await;
+    let _ = new_game(addr, &circle, &ms[0].key).await;
     assert!(
         received(&mut service, Duration::from_secs(1))
             .await

@@ -55,43 +55,62 @@ pub struct Member {
     pub key: String,
 }
 
-/// A circle of Ann (its creator), Bea, Cid and Dee: (id, invite, members).
-pub async fn circle_of_four(addr: SocketAddr) -> (String, String, Vec<Member>) {
+/// A circle named `name` that Ann makes on `creator` and each of `joiners` joins on its node
+/// with the invite: (the creation's answer, the invite, the members, Ann first).
+pub async fn form_circle(
+    creator: SocketAddr,
+    name: &str,
+    joiners: &[(&str, SocketAddr)],
+) -> (Value, String, Vec<Member>) {
     let (s, created) = post_json(
-        addr,
+        creator,
         "/api/circles",
-        &json!({"name": "Thursday club", "member_name": "Ann"}),
+        &json!({"name": name, "member_name": "Ann"}),
     )
     .await;
     assert_eq!(s, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let invite = created["invite_url"].as_str().unwrap();
+    let invite = invite.split_once('#').unwrap().1.to_string();
+    let mut members = vec![Member {
+        id: created["member"]["id"].as_str().unwrap().into(),
+        key: created["member"]["key"].as_str().unwrap().into(),
+    }];
+    for (joiner, node) in joiners {
+        let (s, joined) = post_json(
+            *node,
+            &format!("/api/circles/{id}/members"),
+            &json!({"invite": invite, "name": joiner}),
+        )
+        .await;
+        assert_eq!(s, 201, "{joined}");
+        assert_eq!(joined["name"], name);
+        members.push(Member {
+            id: joined["member"]["id"].as_str().unwrap().into(),
+            key: joined["member"]["key"].as_str().unwrap().into(),
+        });
+    }
+    (created, invite, members)
+}
+
+/// A circle of Ann (its creator), Bea, Cid and Dee: (id, invite, members).
+pub async fn circle_of_four(addr: SocketAddr) -> (String, String, Vec<Member>) {
+    let joiners = [("Bea", addr), ("Cid", addr), ("Dee", addr)];
+    let (created, invite, members) = form_circle(addr, "Thursday club", &joiners).await;
     let id = created["id"].as_str().unwrap().to_string();
     assert_eq!(
         created["url"],
         format!("http://{addr}/circle/{id}"),
         "{created}"
     );
-    let invite_url = created["invite_url"].as_str().unwrap();
-    let (base, invite) = invite_url.split_once('#').unwrap();
+    let base = created["invite_url"]
+        .as_str()
+        .unwrap()
+        .split_once('#')
+        .unwrap()
+        .0;
     assert_eq!(base, format!("http://{addr}/circle/{id}/join"));
-    let mut members = vec![Member {
-        id: created["member"]["id"].as_str().unwrap().into(),
-        key: created["member"]["key"].as_str().unwrap().into(),
-    }];
-    for name in ["Bea", "Cid", "Dee"] {
-        let (s, joined) = post_json(
-            addr,
-            &format!("/api/circles/{id}/members"),
-            &json!({"invite": invite, "name": name}),
-        )
-        .await;
-        assert_eq!(s, 201, "{joined}");
-        assert_eq!(joined["name"], "Thursday club");
-        members.push(Member {
-            id: joined["member"]["id"].as_str().unwrap().into(),
-            key: joined["member"]["key"].as_str().unwrap().into(),
-        });
-    }
-    (id, invite.to_string(), members)
+    (id, invite, members)
 }
 
 /// A circle game made by `by` with `body`: (id, seat tokens by seat, admin token).
